@@ -162,9 +162,23 @@ def _log_delta0(eps_g, eps, k):
     return _log_binomial_sum(k, _log_q(eps), _log_p(eps), _active(eps_g, eps, k), factor)
 
 
-def _delta_total(delta, k, log_delta0):
-    """1 − (1−δ)^k (1 − δ₀) without cancellation: −expm1(k log1p(−δ) + log1p(−δ₀))."""
-    return -mpmath.expm1(k * mpmath.log1p(-delta) + mpmath.log1p(-mpmath.exp(log_delta0)))
+def _log_one_minus_delta0(eps_g, eps, k):
+    """log(1 − δ₀(ε_g)) without cancellation. For δ₀ ≤ 1/2, log1p(−δ₀) from log δ₀. For δ₀ → 1 (e.g. large
+    kε) as a sum of positive terms: since the
+    weights C(k,ℓ)p^{k−ℓ}q^ℓ sum to 1, 1 − δ₀ = Σ_{ℓ inactive} C(k,ℓ)p^{k−ℓ}q^ℓ
+    + Σ_{ℓ active} C(k,ℓ)p^{k−ℓ}q^ℓ e^{ε_g − (k−2ℓ)ε}. The inactive sum runs over m = k−ℓ = 0..k−i."""
+    log_delta0 = _log_delta0(eps_g, eps, k)
+    if log_delta0 <= -mpmath.log(2):
+        return mpmath.log1p(-mpmath.exp(log_delta0))
+    i = _active(eps_g, eps, k)
+    inactive = _log_binomial_sum(k, _log_p(eps), _log_q(eps), k - i + 1)
+    active = _log_binomial_sum(k, _log_q(eps), _log_p(eps), i, lambda ell: mpmath.exp(eps_g - (k - 2 * ell) * eps))
+    return logsumexp([inactive, active])
+
+
+def _delta_total(delta, k, log_one_minus_delta0):
+    """1 − (1−δ)^k (1 − δ₀) without cancellation: −expm1(k log1p(−δ) + log(1 − δ₀))."""
+    return -mpmath.expm1(k * mpmath.log1p(-delta) + log_one_minus_delta0)
 
 
 @self_checked
@@ -176,7 +190,7 @@ def kov15_profile(eps, delta, k, eps_total):
 
     which equals Thm 3.3's 1 − (1−δ)^k(1 − δ_i) at ε_g = (k−2i)ε and is achieved by the canonical pair, so
     no smaller δ_g holds for the whole class (optimal). Log-space sum of positive terms."""
-    return _delta_total(delta, k, _log_delta0(eps_total, eps, k))
+    return _delta_total(delta, k, _log_one_minus_delta0(eps_total, eps, k))
 
 
 _KOV_PARAMS = (

@@ -20,7 +20,7 @@ from ._solve import maximise_concave, root
 from .catalogue import Privacy, Source, Statement, Variant, WitnessUse, register
 from .domains import DELTA, EPS, STEPS, Curve, Integer, Param, Real
 from .errors import DomainError, PrecisionError
-from .gaussian import log_delta_shift
+from .gaussian import delta_shift, log_delta_shift
 from .precision import self_checked
 
 DRS = "Dong, Roth & Su, Gaussian Differential Privacy, JRSS-B 2022"
@@ -125,7 +125,7 @@ def gdp_profile(eps, mu):
         δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)   (and δ ≡ 0 for μ = 0).
 
     Computed in log space (shared with ``base.gaussian_profile``, which is the case μ = 1/σ)."""
-    return mpmath.exp(log_delta_shift(eps, mu))
+    return delta_shift(eps, mu)
 
 
 register(Statement(

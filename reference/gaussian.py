@@ -114,6 +114,20 @@ def log_delta_shift(eps, mu):
                          f"μ={mpmath.nstr(mu, 8)}")
 
 
+def delta_shift(eps, mu):
+    """δ(ε) of the pair N(μ, 1) vs N(0, 1) = exp(log_delta_shift(ε, μ)), with the exponential taken at enough
+    extra digits: a relative error r in log δ becomes |log δ|·r in δ, and |log δ| ≈ (ε/μ)²/2 can be huge
+    (μ → 0), so log δ is computed with log10(1 + |log δ|) more digits before exponentiating."""
+    eps, mu = mpf(eps), mpf(mu)
+    if mu == 0:
+        return mpf(0)
+    a = mu / 2 - eps / mu
+    guard = int(mpmath.log10(1 + a * a / 2 + eps)) + 5
+    with mp.workdps(mp.dps + guard):
+        value = mpmath.exp(log_delta_shift(eps, mu))
+    return +value
+
+
 @self_checked
 def gaussian_profile(eps, sigma):
     """Exact privacy profile of the Gaussian mechanism, sensitivity 1 (Balle & Wang 2018, Thm 8):
@@ -122,7 +136,7 @@ def gaussian_profile(eps, sigma):
 
     the hockey-stick divergence E_Q[(p/q − e^ε)₊] of P = N(1, σ²), Q = N(0, σ²) (both directions are
     equal). The mechanism is (ε, δ)-DP iff δ ≥ δ(ε). Evaluated in log space, accurate for δ ≪ 1e-300."""
-    return mpmath.exp(log_delta_shift(eps, 1 / sigma))
+    return delta_shift(eps, 1 / sigma)
 
 
 register(Statement(

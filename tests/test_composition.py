@@ -130,3 +130,16 @@ def test_kov15_canonical_witness_monte_carlo():
 def test_bad_input(sid, bad):
     with pytest.raises(DomainError):
         catalogue.get(sid).evaluate(**bad)
+
+
+def test_kov15_profile_stays_real_and_below_one_when_delta0_is_near_one():
+    """Regression (found by `dpspec conform`): with kε large, δ₀ → 1 and 1 − δ₀ was formed by cancellation,
+    giving log1p of a number below −1 (a complex result). 1 − δ₀ is now a sum of positive terms."""
+    st = catalogue.get("base.kov15_profile")
+    for eps in ("5", "50"):
+        v = st.evaluate(eps=eps, delta="1e-12", k=2000, eps_total="1").value
+        with mpmath.workdps(60):
+            assert isinstance(v, mpmath.mpf) and 1 - mpmath.mpf("1e-40") < v <= 1
+    small = st.evaluate(eps="0.001", delta="1e-12", k=2000, eps_total="2").value  # δ₀ = 0: δ_g = 1 − (1−δ)^k
+    with mpmath.workdps(60):
+        assert abs(small - (1 - (1 - mpmath.mpf("1e-12")) ** 2000)) < mpmath.mpf(10) ** -55

@@ -200,3 +200,19 @@ def test_group_and_composition():
 def test_bad_input(sid, bad):
     with pytest.raises(DomainError):
         catalogue.get(sid).evaluate(**bad)
+
+
+def test_gdp_profile_keeps_full_relative_precision_for_tiny_mu():
+    """Regression (found by `dpspec conform`): for μ → 0, |log δ| ≈ ε²/(2μ²) ≈ 1e125 here, and exponentiating
+    a log δ rounded to the working precision lost every digit; the self-check raised. δ must now evaluate and
+    match Φ(a) − e^ε Φ(b) computed by plain subtraction at 400 digits (stable to 800, checked when written).
+    δ's condition number in μ is ≈ 1e125, so the truth is computed for the same binary μ the evaluator
+    receives (the decimal string parsed at the 50 working digits), not for the decimal 2.3e-66."""
+    st = catalogue.get("base.gdp_profile")
+    v = st.evaluate(eps="0.001", mu="2.3e-66").value
+    with mpmath.workdps(50):
+        eps, mu = mpmath.mpf("0.001"), mpmath.mpf("2.3e-66")
+    with mpmath.workdps(400):
+        a, b = mu / 2 - eps / mu, -mu / 2 - eps / mu
+        truth = mpmath.ncdf(a) - mpmath.exp(eps) * mpmath.ncdf(b)
+        assert abs(v / truth - 1) < mpmath.mpf(10) ** -45
