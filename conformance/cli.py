@@ -164,8 +164,11 @@ def eval_statement(
     else:
         value = result["value"]
         shown = ", ".join(value) if isinstance(value, list) else value
-        extra = "" if result.get("is_bound", True) else "   [NOT A BOUND: outside " + "; ".join(
-            result["outside_conditions"]) + "]"
+        extra = ""
+        if not result.get("is_bound", True):
+            why = ("outside " + "; ".join(result["outside_conditions"]) if result["outside_conditions"]
+                   else f"the {result['variant']} variant is not a bound")
+            extra = f"   [NOT A BOUND: {why}]"
         typer.echo(f"{result['id']} [{result['variant']}] = {shown}{extra}")
 
 

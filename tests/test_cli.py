@@ -54,3 +54,11 @@ def test_errata_json_is_a_list():
     assert isinstance(rows, list)
     for row in rows:
         assert {"id", "source", "summary", "reproduced"} <= set(row)
+
+
+def test_eval_marks_a_printed_variant_that_is_not_a_bound():
+    result = run("eval", "ptr.thm4_2", "b=1", "sigma1=8", "delta0=1e-8", "delta=1e-6", "--variant", "printed")
+    assert result.exit_code == 0
+    assert "[NOT A BOUND: the printed variant is not a bound]" in result.output
+    default = run("eval", "ptr.thm4_2", "b=1", "sigma1=8", "delta0=1e-8", "delta=1e-6")
+    assert default.exit_code == 0 and "NOT A BOUND" not in default.output
