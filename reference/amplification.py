@@ -29,6 +29,7 @@ def poisson_amplification(eps, delta, q):
 
 register(Statement(
     id="base.poisson_amplification",
+    fast="dpspec.fast.amplification:poisson_amplification",
     source=Source("outside", "Thm 10", "(ε, δ) amplification by Poisson subsampling",
                   "Balle, Barthe & Gaboardi, NeurIPS 2018 (arXiv 1807.01647); Li, Qardaji & Su, ASIACCS 2012"),
     kind="eps_delta",

@@ -201,6 +201,7 @@ _KOV_PARAMS = (
 
 register(Statement(
     id="base.kov15_profile",
+    fast="dpspec.fast.composition:kov15_profile",
     source=Source("outside", "Thm 3.3", "optimal δ for a total ε under homogeneous (ε, δ) composition", KOV15),
     kind="profile",
     claim="exact",
@@ -287,6 +288,7 @@ def kov15_closed(eps, delta, k, delta_prime):
 
 register(Statement(
     id="base.kov15_closed",
+    fast="dpspec.fast.composition:kov15_closed",
     source=Source("outside", "Thm 3.4", "closed-form bound on homogeneous (ε, δ) composition", KOV15),
     kind="eps_delta",
     claim="upper",

@@ -50,6 +50,7 @@ def gdp_tradeoff(alpha, mu):
 
 register(Statement(
     id="base.gdp_tradeoff",
+    fast="dpspec.fast.fdp:gdp_tradeoff",
     source=Source("outside", "Def. 2.7", "the Gaussian trade-off function G_μ", DRS),
     kind="tradeoff",
     claim="exact",
@@ -130,6 +131,7 @@ def gdp_profile(eps, mu):
 
 register(Statement(
     id="base.gdp_profile",
+    fast="dpspec.fast.fdp:gdp_profile",
     source=Source("outside", "Cor. 2.13", "μ-GDP as a family of (ε, δ) guarantees (seed 002 eq. (7))", DRS),
     kind="profile",
     claim="exact",
@@ -168,6 +170,7 @@ def gdp_mu(eps, delta):
 
 register(Statement(
     id="base.gdp_mu",
+    fast="dpspec.fast.fdp:gdp_mu",
     source=Source("outside", "Cor. 2.13 (inverted)", "the GDP μ equivalent to one (ε, δ) point", DRS),
     kind="gdp",
     claim="exact",
@@ -261,6 +264,7 @@ def gdp_group(g, mu):
 
 register(Statement(
     id="base.gdp_group",
+    fast="dpspec.fast.fdp:gdp_group",
     source=Source("outside", "Thm 2.14", "group privacy of μ-GDP", DRS),
     kind="gdp",
     claim="upper",
@@ -285,6 +289,7 @@ def gdp_composition(mu, k):
 
 register(Statement(
     id="base.gdp_composition",
+    fast="dpspec.fast.fdp:gdp_composition",
     source=Source("outside", "Cor. 3.3", "composition of μ-GDP mechanisms", DRS),
     kind="gdp",
     claim="exact",

@@ -29,6 +29,7 @@ def gaussian_rdp(alpha, sigma):
 
 register(Statement(
     id="base.gaussian_rdp",
+    fast="dpspec.fast.gaussian:gaussian_rdp",
     source=Source("outside", "Prop. 7", "RDP of the Gaussian mechanism, used by every seed",
                   "Mironov, Rényi Differential Privacy, CSF 2017"),
     kind="rdp",
@@ -141,6 +142,7 @@ def gaussian_profile(eps, sigma):
 
 register(Statement(
     id="base.gaussian_profile",
+    fast="dpspec.fast.gaussian:gaussian_profile",
     source=Source("outside", "Thm 8", "exact (ε, δ) of the Gaussian mechanism (the analytic Gaussian)",
                   "Balle & Wang, Improving the Gaussian Mechanism for Differential Privacy, ICML 2018"),
     kind="profile",
@@ -174,6 +176,7 @@ def gaussian_eps(delta, sigma):
 
 register(Statement(
     id="base.gaussian_eps",
+    fast="dpspec.fast.gaussian:gaussian_eps",
     source=Source("outside", "Thm 8 (inverted)", "ε for a target δ from the exact Gaussian profile",
                   "Balle & Wang, Improving the Gaussian Mechanism for Differential Privacy, ICML 2018"),
     kind="eps_delta",
@@ -212,6 +215,7 @@ def gaussian_sigma(eps, delta):
 
 register(Statement(
     id="base.gaussian_sigma",
+    fast="dpspec.fast.gaussian:gaussian_sigma",
     source=Source("outside", "Thm 8 (solved for σ; Alg. 1)", "analytic Gaussian noise calibration",
                   "Balle & Wang, Improving the Gaussian Mechanism for Differential Privacy, ICML 2018"),
     kind="calibration",
@@ -246,6 +250,7 @@ def _classical_eps_below_one(p) -> bool:
 
 register(Statement(
     id="base.gaussian_classical",
+    fast="dpspec.fast.gaussian:gaussian_classical",
     source=Source("outside", "Thm A.1", "classical (ε, δ) calibration of the Gaussian mechanism",
                   "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
     kind="eps_delta",

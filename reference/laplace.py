@@ -36,6 +36,7 @@ def laplace_pure(b):
 
 register(Statement(
     id="base.laplace_pure",
+    fast="dpspec.fast.laplace:laplace_pure",
     source=Source("outside", "Thm 3.6", "pure ε-DP of the Laplace mechanism",
                   "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
     kind="eps_delta",
@@ -80,6 +81,7 @@ def laplace_rdp(alpha, b):
 
 register(Statement(
     id="base.laplace_rdp",
+    fast="dpspec.fast.laplace:laplace_rdp",
     source=Source("outside", "Prop. 6 (Table II)", "RDP of the Laplace mechanism", MIRONOV),
     kind="rdp",
     claim="exact",
@@ -113,6 +115,7 @@ def laplace_profile(eps, b):
 
 register(Statement(
     id="base.laplace_profile",
+    fast="dpspec.fast.laplace:laplace_profile",
     source=Source("outside", "hockey-stick divergence of Lap(1, b) vs Lap(0, b) (derived in the docstring)",
                   "exact (ε, δ) of the Laplace mechanism",
                   "Balle, Barthe & Gaboardi, Privacy Amplification by Subsampling, NeurIPS 2018 (privacy "

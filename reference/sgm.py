@@ -270,6 +270,7 @@ _WITNESS_DIRECTION = lambda p: "add" if p["direction"] == "add" else "remove"
 
 register(Statement(
     id="base.sgm_rdp",
+    fast="dpspec.fast.sgm:sgm_rdp",
     source=Source("outside", "§3.3 and Thm 5", "exact RDP of the Poisson-subsampled Gaussian (DP-SGD step)",
                   "Mironov, Talwar & Zhang, Rényi DP of the Sampled Gaussian Mechanism, arXiv 1908.10530"),
     kind="rdp",

@@ -40,6 +40,7 @@ from mpmath import mpf
 
 from .catalogue import Privacy, Source, Statement, Variant, register
 from .domains import ALPHA, SAMPLING_RATE, Curve, Param
+from .errors import DomainError
 from .precision import checked_param as _check, logsumexp, self_checked, to_mpf
 
 _SOURCE = "Zhu & Wang, Poisson Subsampled Rényi Differential Privacy, ICML 2019 (PMLR 97:7634–7642)"
@@ -55,21 +56,31 @@ def _log_weight(alpha: int, ell: int, gamma):
     return log_c + ell * mpmath.log(gamma) + rest
 
 
-def _log_head(alpha: int, gamma):
-    """log[(1−γ)^{α−1}(αγ − γ + 1)], the ℓ = 0, 1 terms."""
-    if gamma == 1:
-        return mpf("-inf")
-    return (alpha - 1) * mpmath.log1p(-gamma) + mpmath.log1p((alpha - 1) * gamma)
+def _log_excess_factor(x, boost):
+    """log(c·e^x − 1) for x ≥ 0, c = e^boost ≥ 1, without cancellation (−inf when c = 1 and x = 0)."""
+    if boost == 0:
+        return mpmath.log(mpmath.expm1(x)) if x > 0 else mpf("-inf")
+    return mpmath.log(mpmath.expm1(boost) + mpmath.exp(boost) * mpmath.expm1(x))
 
 
 def _cgf_integer(alpha: int, gamma, curve, factor_3: bool):
-    """K(α) = (α−1)·bound at an integer α ≥ 2: the log of the ZW19 sum (Thm 6 if factor_3, else Thm 5)."""
-    terms = [_log_head(alpha, gamma)]
+    """K(α) = (α−1)·bound at an integer α ≥ 2: the log of the ZW19 sum (Thm 6 if factor_3, else Thm 5).
+
+    The sum is 1 + O(γ²): written head + Σ_{ℓ≥2} w_ℓ c_ℓ e^{(ℓ−1)ε(ℓ)} with weights w_ℓ = C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓ
+    that sum to 1 (the head is w_0 + w_1), it is 1 + Σ_{ℓ≥2} w_ℓ (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1), a sum of
+    non-negative terms, so K = log1p(that sum) keeps full relative precision down to γ = 1e-8 and below
+    (forming log of the sum directly cancelled 2·log10(1/γ) digits)."""
+    terms = []
     for ell in range(2, alpha + 1):
         eps = to_mpf(curve(mpf(ell)))
+        if eps < 0:
+            raise DomainError("curve", mpmath.nstr(eps, 8), f"an RDP curve (ε({ell}) ≥ 0)")
         boost = mpmath.log(3) if factor_3 and ell >= 3 else mpf(0)
-        terms.append(boost + _log_weight(alpha, ell, gamma) + (ell - 1) * eps)
-    return logsumexp(terms)
+        terms.append(_log_weight(alpha, ell, gamma) + _log_excess_factor((ell - 1) * eps, boost))
+    log_excess = logsumexp(terms)
+    if log_excess > 0:
+        return log_excess + mpmath.log1p(mpmath.exp(-log_excess))
+    return mpmath.log1p(mpmath.exp(log_excess))
 
 
 def _interpolated(alpha, gamma, curve, factor_3: bool):

@@ -34,6 +34,8 @@ def test_orders_zero_and_one_are_exactly_one(q, b):
         for v in ("default", "quadrature", "hyp2f1"):
             got = catalogue.get("ptr.rq").evaluate(dps=40, variant=v, beta=beta, q=q, b=b).value
             assert abs(got - 1) < mpf(10) ** -38
+        with mpmath.workdps(25):  # the cancellation-free R − 1 is exactly 0 there, not quadrature noise
+            assert R.rq_excess(mpf(beta), mpf(q), mpf(b)) == 0
 
 
 @settings(max_examples=8, deadline=None)
@@ -71,3 +73,15 @@ def test_tiny_q_excess_keeps_relative_precision():
         # R^(2) − 1 = q²(m_2 − 1) with m_2 = (2/3)e^{1/b} + (1/3)e^{−2/b}
         exact = q**2 * (mpf(2) / 3 * mpmath.e + mpmath.exp(-2) / 3 - 1)
         assert abs(ex - exact) <= abs(exact) * mpf(10) ** -25
+
+
+def test_quadrature_route_handles_the_sharp_kink_at_large_beta_small_b():
+    """Regression (found by the fast-path tests): at β = 1e4, b = 0.05, q = 1e-8 the integrand bends over a width
+    ≈ b/2 around s* = (1 + b log((1−q)/q))/2 and the quadrature over [0, ½, 1] failed its error check. With the
+    kink as a breakpoint it agrees with the binomial route."""
+    from dpspec.reference.ptr.rq import rq_binomial, rq_quadrature
+
+    beta, q, b = mpmath.mpf(10000), mpmath.mpf("1e-8"), mpmath.mpf("0.05")
+    with mpmath.workdps(50):
+        quad, binom = rq_quadrature(beta, q, b), rq_binomial(beta, q, b)
+        assert abs(quad / binom - 1) < mpmath.mpf(10) ** -40

@@ -106,3 +106,13 @@ def test_poisson_amplification():
     for bad in ({"eps": -1}, {"delta": "1.5"}, {"q": 0}, {"eps": float("nan")}):
         with pytest.raises(DomainError):
             poisson_amplification(**{"eps": 1, "delta": "1e-6", "q": "0.1", **bad})
+
+
+@pytest.mark.parametrize("q", ["1e-4", "1e-8"])
+def test_tight_formula_keeps_full_precision_for_tiny_q(q):
+    """Regression: the sum is 1 + O(q²) and taking its log directly cancelled 2·log10(1/q) digits (the self-check
+    raised below q ≈ 1e-4). With the Gaussian curve the tight formula is the exact SGM RDP at integer α."""
+    gaussian = catalogue.curve("base.gaussian_rdp", sigma=1)
+    lower = catalogue.get("base.zw19_lower").evaluate(alpha=8, q=q, curve=gaussian).value
+    exact = catalogue.get("base.sgm_rdp").evaluate(alpha=8, q=q, sigma=1).value
+    assert abs(lower / exact - 1) < mpmath.mpf(10) ** -45

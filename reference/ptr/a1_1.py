@@ -37,6 +37,7 @@ def a1_1_no_release(alpha, sigma1, sigma2, b, delta0):
 
 register(Statement(
     id="ptr.a1_1_no_release",
+    fast="dpspec.fast.ptr:a1_1_no_release",
     source=Source(SEED_APPENDIX, "Appendix A.1.1, eq. (37)", "RDP of the PTR variant that does not release Δ̂"),
     kind="rdp",
     claim="upper",
@@ -50,6 +51,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.ineq38_41",
+    fast="dpspec.fast.ptr:ineq38_41",
     source=Source(SEED_APPENDIX, "Appendix A.1.1, inequality (38)–(41)",
                   "ε_R-Lap^(b)(α) < α/((α−1)b): the crude Laplace bound of the no-release variant"),
     kind="rdp",

@@ -58,6 +58,7 @@ _PARAMS = (P_ALPHA, P_Q, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0)
 
 register(Statement(
     id="ptr.zw19_upper",
+    fast="dpspec.fast.ptr:zw19_upper",
     source=Source(SEED_MAIN, "§4.3 and Fig. 2 (black-box bound: [ZW19] Thm 6 with Theorem 4.3)",
                   "general Poisson-amplification upper bound applied to PTR"),
     kind="rdp",
@@ -72,6 +73,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.zw19_lower",
+    fast="dpspec.fast.ptr:zw19_lower",
     source=Source(SEED_MAIN, "§4.3 and Fig. 2 (lower bound: [ZW19] tight formula with Theorem 4.3)",
                   "the 'lower bound' curve of Fig. 2, a lower bound when the Case-2 term dominates (erratum E7)"),
     kind="rdp",

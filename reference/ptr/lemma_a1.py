@@ -41,6 +41,7 @@ CONDITIONS = (
 
 register(Statement(
     id="ptr.lemma_a1",
+    fast="dpspec.fast.ptr:lemma_a1",
     source=Source(SEED_APPENDIX, "Lemma A.1, eq. (63) ([MTZ19] Theorem 11)",
                   "closed-form RDP bound of the sampled Gaussian used by Theorem 4.4"),
     kind="rdp",

@@ -29,18 +29,20 @@ from .notation import ANY_ORDER, P_B, P_Q, laplace_log_moment
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
 
 
-def ratio_expectation(g, b):
+def ratio_expectation(g, b, kink_points=lambda b: ()):
     """E_{s~Lap(0,b)}[g(ρ(s))] for ρ = Lap(·;1,b)/Lap(·;0,b), by the piecewise form: two constant tails and a
     smooth integral over [0, 1] (tanh-sinh quadrature). mpmath's quadrature error control is absolute, so the
-    integrand is first scaled to order one by its size at a few nodes; the error estimate must be negligible."""
+    integrand is first scaled to order one by its size at a few nodes; the error estimate must be negligible.
+    ``kink_points(b)``: where g∘ρ bends sharply (added as breakpoints; those outside (0, 1) are ignored)."""
     def f(s):
         return mpmath.exp(-s / b) / (2 * b) * g(mpmath.exp((2 * s - 1) / b))
 
     tails = g(mpmath.exp(-1 / b)) / 2 + mpmath.exp(-1 / b) * g(mpmath.exp(1 / b)) / 2
-    scale = max(abs(f(mpf(k) / 4)) for k in range(5))
+    kinks = {x for x in kink_points(b) if 0 < x < 1}
+    scale = max(abs(f(x)) for x in {mpf(k) / 4 for k in range(5)} | kinks)
     if scale == 0:
         scale = mpf(1)
-    body, err = mpmath.quad(lambda s: f(s) / scale, [0, mpf(1) / 2, 1], error=True)
+    body, err = mpmath.quad(lambda s: f(s) / scale, sorted({mpf(0), mpf(1) / 2, mpf(1)} | kinks), error=True)
     if err > abs(body) * mpf(10) ** (-mpmath.mp.dps + 5) and err > mpf(10) ** (-mpmath.mp.dps):
         raise PrecisionError(f"ratio_expectation: quadrature error {mpmath.nstr(err, 5)} too large")
     return tails + body * scale
@@ -66,7 +68,14 @@ def rq_binomial(beta, q, b):
 @self_checked
 def rq_quadrature(beta, q, b):
     """R_q^(β) for any real β by the piecewise integral (notes §2.10)."""
-    return ratio_expectation(lambda rho: (1 - q + q * rho) ** beta, b)
+    return ratio_expectation(lambda rho: (1 - q + q * rho) ** beta, b, lambda b: _kink(q, b))
+
+
+def _kink(q, b):
+    """1 − q + qρ(s) turns from ≈ 1 − q to ≈ qρ at qρ = 1 − q, i.e. s* = (1 + b log((1−q)/q))/2, over a width of
+    about b/2 (the complex singularities lie πb/2 off the real axis there): breakpoints at s* and s* ± b."""
+    s_star = (1 + b * mpmath.log((1 - q) / q)) / 2
+    return (s_star - b, s_star, s_star + b)
 
 
 @self_checked
@@ -105,7 +114,10 @@ def pow1p_excess(beta, x):
 @self_checked
 def rq_excess(beta, q, b):
     """R_q^(β) − 1 without cancellation, as E_{μ0}[(1+x)^β − 1 − βx], x = q(ρ−1) (notes §8, "Catastrophic
-    cancellation"). Used where R is within rounding of 1 (small q, α near 1)."""
+    cancellation"). Used where R is within rounding of 1 (small q, α near 1). Exactly 0 at β ∈ {0, 1}
+    (E_{μ0}[1] = E_{μ0}[ρ] = 1), where the integrand is zero and a quadrature would return rounding noise."""
+    if beta == 0 or beta == 1:
+        return mpf(0)
     return ratio_expectation(lambda rho: pow1p_excess(beta, q * (rho - 1)), b)
 
 
@@ -136,6 +148,7 @@ P_BETA = Param("beta", ANY_ORDER, "order β (any real)", example=2)
 
 register(Statement(
     id="ptr.rq",
+    fast="dpspec.fast.ptr_rq:rq",
     source=Source(SEED_MAIN, "Theorem 4.4 (definition of R_q^(α)) and Remark 4.5",
                   "Rényi moment of the Poisson-subsampled Laplace test, at any real order"),
     kind="identity",
@@ -153,6 +166,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.rq_tilde",
+    fast="dpspec.fast.ptr_rq:rq_tilde",
     source=Source("000_0fe14ad2f9124ea1.txt", "Theorem 4.4 (full version), eq. (82)",
                   "reverse Rényi moment of the subsampled Laplace test and the identity R̃^(β) = R^(1−β)"),
     kind="identity",

@@ -62,6 +62,7 @@ _PARAMS = (P_B, P_SIGMA1, P_DELTA0,
 
 register(Statement(
     id="ptr.thm4_2",
+    fast="dpspec.fast.ptr:thm4_2",
     source=Source(SEED_MAIN, "Theorem 4.2", "direct (ε, δ)-DP analysis of PTR (corrected: errata E3, E4)"),
     kind="eps_delta",
     claim="upper",
@@ -80,6 +81,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.thm4_2_analytic",
+    fast="dpspec.fast.ptr:thm4_2_analytic",
     source=Source(SEED_MAIN, "Theorem 4.2 with the analytic Gaussian [BW18] (dpspec choice, notes §2.6)",
                   "direct (ε, δ)-DP of PTR valid for every σ1"),
     kind="eps_delta",

@@ -82,6 +82,7 @@ def _case_params(p):
 
 register(Statement(
     id="ptr.thm4_3",
+    fast="dpspec.fast.ptr:thm4_3",
     source=Source(SEED_MAIN, "Theorem 4.3 (display (3))", "RDP of generalised PTR (Algorithm 1)"),
     kind="rdp",
     claim="upper",
@@ -98,6 +99,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.thm4_3_general",
+    fast="dpspec.fast.ptr:thm4_3_general",
     source=Source(SEED_MAIN, "Theorem 4.3, relaxed (dpspec extension; notes §2.8, erratum E8)",
                   "RDP of PTR without σ1 = σ2/τ, including textbook PTR (σ1 = ∞, Remark 4.1(1))"),
     kind="rdp",

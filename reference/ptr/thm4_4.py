@@ -148,6 +148,7 @@ def _sub_params(p):
 
 register(Statement(
     id="ptr.thm4_4",
+    fast="dpspec.fast.ptr:thm4_4",
     source=Source(SEED_APPENDIX, "Theorem 4.4 (full version), eqs. (42)–(44)",
                   "white-box RDP bound of Poisson-subsampled PTR"),
     kind="rdp",

@@ -1,0 +1,107 @@
+"""Shared helpers of the torch fast path: tensor conversion with domain checks, stable special functions,
+and cached Gauss–Legendre rules.
+
+Every public fast evaluator takes its statement's parameter names as keyword arguments (tensors or
+Python numbers), broadcasts them against each other, and returns a float64 tensor (the dtype of the
+inputs when they are floating tensors). Bad input raises the same :class:`DomainError` as the reference.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import torch
+
+from dpspec.reference.domains import Integer, Real
+from dpspec.reference.errors import DomainError
+
+DTYPE = torch.float64
+
+
+def as_tensor(x, *, like: torch.Tensor | None = None) -> torch.Tensor:
+    """A float tensor (float64 unless ``x`` is already a floating tensor), on ``like``'s device if given."""
+    if isinstance(x, torch.Tensor):
+        t = x if x.is_floating_point() else x.to(DTYPE)
+        return t.to(like.device) if like is not None and t.device != like.device else t
+    device = like.device if like is not None else None
+    dtype = like.dtype if like is not None and like.is_floating_point() else DTYPE
+    return torch.as_tensor(x, dtype=dtype, device=device)
+
+
+def check(name: str, x: torch.Tensor, domain) -> torch.Tensor:
+    """Raise DomainError (as the reference does) when any element of ``x`` lies outside ``domain``."""
+    if isinstance(domain, Real):
+        finite = torch.isfinite(x)
+        ok = finite & ((x > domain.lo) if domain.lo_open else (x >= domain.lo))
+        ok &= (x < domain.hi) if domain.hi_open else (x <= domain.hi)
+        if domain.allow_inf:
+            ok |= x == math.inf
+    elif isinstance(domain, Integer):
+        ok = ~torch.isnan(x) & (x == torch.round(x)) & (x >= domain.lo) & (x <= domain.hi)
+    else:  # pragma: no cover - only numeric domains reach the fast path
+        raise TypeError(f"unsupported domain {domain!r}")
+    if not bool(ok.all()):
+        bad = x[~ok].flatten()[0].item()
+        raise DomainError(name, bad, domain.describe())
+    return x
+
+
+def params(**named) -> list[torch.Tensor]:
+    """Convert and check ``name=(value, domain)`` pairs; returns the tensors broadcast to one shape.
+
+    The first tensor argument fixes device and dtype for Python numbers."""
+    like = next((v for v, _ in named.values() if isinstance(v, torch.Tensor) and v.is_floating_point()), None)
+    out = [check(name, as_tensor(v, like=like), dom) for name, (v, dom) in named.items()]
+    return list(torch.broadcast_tensors(*out))
+
+
+def log_expm1(x: torch.Tensor) -> torch.Tensor:
+    """log(e^x − 1) for x > 0, accurate for tiny and huge x."""
+    return torch.where(x > 30, x + torch.log1p(-torch.exp(-x)), torch.log(torch.expm1(torch.clamp(x, max=30))))
+
+
+def log1mexp(x: torch.Tensor) -> torch.Tensor:
+    """log(1 − e^x) for x ≤ 0 (Mächler's switch at −log 2)."""
+    return torch.where(x > -math.log(2), torch.log(-torch.expm1(x)), torch.log1p(-torch.exp(x)))
+
+
+def log_sub(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """log(e^a − e^b) for a ≥ b (−inf when equal)."""
+    return a + log1mexp(torch.clamp(b - a, max=0.0))
+
+
+def lbinom(n: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+    """log C(n, k) for real n ≥ k ≥ 0."""
+    return torch.lgamma(n + 1) - torch.lgamma(k + 1) - torch.lgamma(n - k + 1)
+
+
+@lru_cache(maxsize=None)
+def _leggauss(n: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    import numpy as np
+
+    x, w = np.polynomial.legendre.leggauss(n)
+    return tuple(x.tolist()), tuple(w.tolist())
+
+
+def gauss_legendre(n: int, like: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Nodes and weights of the n-point Gauss–Legendre rule on [−1, 1]."""
+    x, w = _leggauss(n)
+    return (torch.tensor(x, dtype=like.dtype, device=like.device),
+            torch.tensor(w, dtype=like.dtype, device=like.device))
+
+
+def log_integral(log_f, breakpoints: torch.Tensor, mask: torch.Tensor | None = None, n: int = 16) -> torch.Tensor:
+    """log ∫ f over the segments between consecutive ``breakpoints`` (last dimension, sorted), in log space.
+
+    ``log_f(z)`` maps node positions (shape ``batch + (segments, n)``) to log f; segments whose ``mask`` is
+    False are left out. Composite ``n``-point Gauss–Legendre rule on every segment."""
+    x, w = gauss_legendre(n, breakpoints)
+    a, b = breakpoints[..., :-1], breakpoints[..., 1:]
+    half = (b - a) / 2
+    z = (a + half).unsqueeze(-1) + half.unsqueeze(-1) * x
+    log_w = torch.log(half).unsqueeze(-1) + torch.log(w)
+    if mask is not None:
+        log_w = torch.where(mask.unsqueeze(-1), log_w, torch.full_like(log_w, -math.inf))
+    terms = log_w + log_f(z)
+    terms = torch.where(torch.isneginf(log_w), torch.full_like(terms, -math.inf), terms)
+    return torch.logsumexp(terms.flatten(-2), dim=-1)

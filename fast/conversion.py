@@ -1,0 +1,142 @@
+"""RDP → (ε, δ) conversions with a vectorised, continuous order search (mirrors reference/conversion.py).
+
+For T steps of a mechanism with RDP curve ε(α), every α > 1 gives (F(α), δ)-DP with
+    F(α) = T·ε(α) + log((α−1)/α) − (log δ + log α)/(α − 1)
+(Balle et al. 2020 Thm 21; Canonne, Kamath & Steinke 2020 Prop. 12), or, more loosely, with
+    F(α) = T·ε(α) + log(1/δ)/(α − 1)   (Mironov 2017, Prop. 3),
+and (ε, δ(α))-DP with
+    log δ(α) = (α − 1)(T·ε(α) − ε) − log α + (α − 1)·log(1 − 1/α).
+
+Curves: ``curve`` is a callable mapping a float tensor of orders α (shape batch + (k,), batch = the broadcast
+shape of the numeric parameters) to one step's RDP of that shape, e.g. ``lambda a: sgm_rdp(a, 0.01, 1.0)``, or
+``rdp_curve("base.sgm_rdp", q=..., sigma=...)`` (the fast counterpart of ``catalogue.curve``; tensor
+parameters there get a trailing axis so they broadcast against the orders).
+
+Search: a dense geometric grid in α − 1 (``GRID`` points over [1e-12, ALPHA_MAX − 1], the range the reference
+searches) plus any ``extra``
+orders (e.g. Opacus' default orders, so the result is never above the best of those), then golden-section
+refinement on log(α − 1) inside the bracket around the best grid point, all batched. The reported value is
+the objective at the best order found, so it is a valid bound at that order; ε is reported as max(0, ·) and δ
+as min(1, ·) (see the reference module docstring for why these are bounds, not clipped values).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import torch
+
+from dpspec.reference.domains import DELTA, EPS, STEPS
+from dpspec.reference.errors import ParameterError
+
+from ._torch import params
+
+ALPHA_MAX = 1e6  # as reference/conversion.py
+GRID = 361  # 20 points per decade over [1e-12, 1e6) in α − 1
+GOLDEN_STEPS = 80
+_INVPHI = (math.sqrt(5) - 1) / 2
+
+
+def bbg_objective(rdp_total, alpha, delta):
+    """F(α) = T·ε(α) + log((α−1)/α) − (log δ + log α)/(α − 1) (``rdp_total`` = T·ε(α))."""
+    return rdp_total + torch.log1p(-1 / alpha) - (torch.log(delta) + torch.log(alpha)) / (alpha - 1)
+
+
+def mironov_objective(rdp_total, alpha, delta):
+    """F(α) = T·ε(α) + log(1/δ)/(α − 1) (Mironov 2017, Prop. 3)."""
+    return rdp_total - torch.log(delta) / (alpha - 1)
+
+
+def log_delta_objective(rdp_total, alpha, eps):
+    """log δ(α) = (α − 1)(T·ε(α) − ε) − log α + (α − 1) log(1 − 1/α)."""
+    return (alpha - 1) * (rdp_total - eps) - torch.log(alpha) + (alpha - 1) * torch.log1p(-1 / alpha)
+
+
+def default_grid(like: torch.Tensor) -> torch.Tensor:
+    """The dense geometric grid in α − 1 over [1e-12, ALPHA_MAX − 1]."""
+    t = torch.linspace(-12, math.log10(ALPHA_MAX - 1), GRID, dtype=like.dtype, device=like.device)
+    grid = 1 + 10**t
+    return grid[grid > 1]  # in float32 the smallest orders round to 1
+
+
+def minimise_over_orders(objective: Callable[[torch.Tensor], torch.Tensor], batch_shape, like: torch.Tensor,
+                         extra: Sequence[float] = (), grid: torch.Tensor | None = None,
+                         golden_steps: int = GOLDEN_STEPS) -> tuple[torch.Tensor, torch.Tensor]:
+    """(min value, argmin α) of ``objective(alpha)`` over α ∈ (1, ALPHA_MAX]; ``alpha`` has shape
+    batch_shape + (k,) and the objective must return that shape (NaN/+inf count as +inf)."""
+    grid_alpha = default_grid(like) if grid is None else grid
+    if extra:
+        grid_alpha = torch.cat([grid_alpha, torch.as_tensor(list(extra), dtype=like.dtype, device=like.device)])
+    grid_alpha, _ = torch.sort(grid_alpha)
+    alpha = grid_alpha.expand(*batch_shape, -1)
+    values = _clean(objective(alpha))
+    best = values.argmin(-1, keepdim=True)
+    n = grid_alpha.numel()
+    lo = torch.log(torch.gather(alpha, -1, (best - 1).clamp(min=0)) - 1)
+    hi = torch.log(torch.gather(alpha, -1, (best + 1).clamp(max=n - 1)) - 1)
+    # golden-section search on s = log(α − 1) in [lo, hi]
+    x1, x2 = hi - _INVPHI * (hi - lo), lo + _INVPHI * (hi - lo)
+    f1, f2 = _clean(objective(1 + torch.exp(x1))), _clean(objective(1 + torch.exp(x2)))
+    for _ in range(golden_steps):
+        left = f1 < f2  # the minimum lies in [lo, x2]: drop (x2, hi]; else drop [lo, x1)
+        hi, lo = torch.where(left, x2, hi), torch.where(left, lo, x1)
+        x1, x2, f1, f2 = (torch.where(left, hi - _INVPHI * (hi - lo), x2), torch.where(left, x1, lo + _INVPHI * (hi - lo)),
+                          torch.where(left, f1, f2), torch.where(left, f1, f2))
+        new = _clean(objective(1 + torch.exp(torch.where(left, x1, x2))))
+        f1, f2 = torch.where(left, new, f1), torch.where(left, f2, new)
+    cand_alpha = torch.cat([torch.gather(alpha, -1, best), 1 + torch.exp(x1), 1 + torch.exp(x2)], -1)
+    cand = torch.cat([torch.gather(values, -1, best), f1, f2], -1)
+    i = cand.argmin(-1, keepdim=True)
+    return torch.gather(cand, -1, i).squeeze(-1), torch.gather(cand_alpha, -1, i).squeeze(-1)
+
+
+def _clean(v: torch.Tensor) -> torch.Tensor:
+    return torch.where(torch.isnan(v), torch.full_like(v, math.inf), v)
+
+
+def rdp_to_dp_order(curve: Callable[[torch.Tensor], torch.Tensor], delta, steps=1, extra: Sequence[float] = ()):
+    """(ε, α*) with ε = max(0, F(α*)). ``curve(alpha)`` maps α of shape batch + (k,) to one step's RDP of that
+    shape (batch = the broadcast shape of delta and steps); mirrors ``base.rdp_to_dp``'s order search."""
+    delta, steps = params(delta=(delta, DELTA), steps=(steps, STEPS))
+    d, s = delta.unsqueeze(-1), steps.unsqueeze(-1)
+    value, alpha = minimise_over_orders(lambda a: bbg_objective(s * curve(a), a, d), delta.shape, delta, extra)
+    return torch.clamp(value, min=0.0), alpha
+
+
+def rdp_to_dp(curve, delta, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
+    """ε(δ) = max(0, min over α > 1 of F(α)) (BBG+20 Thm 21 / CKS20 Prop. 12)."""
+    return rdp_to_dp_order(curve, delta, steps, extra)[0]
+
+
+def rdp_to_dp_mironov(curve, delta, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
+    """ε(δ) = max(0, min over α > 1 of T·ε(α) + log(1/δ)/(α − 1)) (Mironov 2017, Prop. 3)."""
+    delta, steps = params(delta=(delta, DELTA), steps=(steps, STEPS))
+    d, s = delta.unsqueeze(-1), steps.unsqueeze(-1)
+    value, _ = minimise_over_orders(lambda a: mironov_objective(s * curve(a), a, d), delta.shape, delta, extra)
+    return torch.clamp(value, min=0.0)
+
+
+def rdp_to_delta(curve, eps, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
+    """δ(ε) = min(1, min over α > 1 of exp(log δ(α))) (CKS20 Prop. 12)."""
+    eps, steps = params(eps=(eps, EPS), steps=(steps, STEPS))
+    e, s = eps.unsqueeze(-1), steps.unsqueeze(-1)
+    value, _ = minimise_over_orders(lambda a: log_delta_objective(s * curve(a), a, e), eps.shape, eps, extra)
+    return torch.clamp(torch.exp(value), max=1.0)
+
+
+def rdp_curve(statement_id: str, **params_) -> Callable[[torch.Tensor], torch.Tensor]:
+    """α ↦ ε(α) of a fast RDP statement with its other parameters bound (the fast counterpart of
+    ``catalogue.curve``). Tensor parameters get a trailing axis, so a batch of curves broadcasts against the
+    order axis that the conversions append."""
+    from .gaussian import gaussian_rdp
+    from .laplace import laplace_rdp
+    from .sgm import sgm_rdp
+
+    curves = {"base.gaussian_rdp": gaussian_rdp, "base.laplace_rdp": laplace_rdp, "base.sgm_rdp": sgm_rdp}
+    if statement_id not in curves:
+        raise ParameterError(f"{statement_id!r} has no fast RDP curve; known: {', '.join(sorted(curves))}")
+    fn = curves[statement_id]
+    bound = {k: v.unsqueeze(-1) if isinstance(v, torch.Tensor) and v.ndim > 0 else v for k, v in params_.items()}
+    curve = lambda alpha: fn(alpha=alpha, **bound)  # noqa: E731
+    curve.__name__ = statement_id
+    return curve

@@ -1,0 +1,147 @@
+"""PTR-TMEAN (Algorithm 3 of the PTR paper, appendix seed 000_0fe14ad2f9124ea1.txt §A.5) as a torch training operator.
+
+One call aggregates one batch of per-sample gradients g_1 … g_m:
+
+    clip      g_i ← g_i · min(1, R/||g_i||)                                   (Algorithm 2, line 8)
+    test      Δ̂ = Δ(S) + Lap(0, b)                                           (Algorithm 3, lines 1–2)
+    release   Δ̂ ≤ b·ln(1/(2δ0)):  SUM(S)    + σR·N(0, I_d), test failed, '+'  (Algorithm 3, lines 3–4)
+              otherwise:           TSUM_F(S) + στ·N(0, I_d), test passed, '−'  (Algorithm 3, lines 5–6)
+
+TSUM_F(S) = Σ_{i ≤ m−F} x_(i) drops the F points of LARGEST ℓ2 norm (one-sided, by norm; 0 if m ≤ F; seed 001 §5),
+so TSUM_F = SUM − (sum of the top-F rows by norm). Δ(S) is Theorem 5.1's closed form extended to every m (erratum
+E16, reference/ptr/tsum.py): for τ < R, Δ = max(F − m, 0) + #{top-min(F, m) clipped norms ≤ τ}; Δ = ∞ for τ ≥ R
+(the test always passes: LS_TSUM ≤ GS = R ≤ τ). The threshold keeps the factor b of Remark 4.1(3) (erratum E12).
+Both sums are one weighted reduction w·G over the batch (w_i = clip factor, zeroed on the top-F rows for TSUM), so
+the clipped matrix is never formed, only m norms are selected (torch.topk, no sort), and the branch is taken with
+torch.where: no host synchronisation. Ties in norm are broken by index, the larger index trimmed first, exactly as
+the reference's stable argsort (see _top_rows for why a fixed tie-break matters).
+"""
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from typing import Sequence
+
+import torch
+
+from dpspec.reference.domains import Integer, Real
+from dpspec.reference.errors import DomainError
+
+PTRResult = namedtuple("PTRResult", "aggregate passed delta_hat")
+PTRResult.__doc__ = ("Output of PTR-TMEAN: the noisy SUM (test failed) or TSUM_F (test passed), the test outcome "
+                     "(0-dim bool tensor, True = passed = '−'), and the released Δ̂ (0-dim float64 tensor).")
+
+_POSITIVE = Real(0, math.inf)
+_DELTA0 = Real(0, 0.5, hi_open=False)  # Remark 4.1(3): Pr[Lap(0,b) > b ln(1/(2δ0))] = δ0 needs δ0 ≤ 1/2
+_F = Integer(0)
+
+
+def threshold(b: float, delta0: float) -> float:
+    """The test threshold b·ln(1/(2δ0)) (seed 001 Remark 4.1(3); Algorithm 3 line 3)."""
+    return b * math.log(1 / (2 * delta0))
+
+
+def _as_rows(per_sample_grads) -> tuple[list[torch.Tensor], list[torch.Size], bool]:
+    """The per-sample gradients as a list of (m, d_k) views, the per-sample shapes, and whether one tensor was
+    given."""
+    single = isinstance(per_sample_grads, torch.Tensor)
+    grads = [per_sample_grads] if single else list(per_sample_grads)
+    if not grads or any(g.dim() < 1 for g in grads) or len({g.shape[0] for g in grads}) != 1:
+        raise DomainError("per_sample_grads", "tensors without a common batch dimension",
+                          "a tensor (m, ...) or a sequence of tensors (m, ...)")
+    return [g.reshape(g.shape[0], math.prod(g.shape[1:])) for g in grads], [g.shape[1:] for g in grads], single
+
+
+def clipped_norms(rows: Sequence[torch.Tensor], clip: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-sample clip factors min(1, R/||g_i||) (norm over all tensors of a sample) and the clipped norms."""
+    norms = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(r, dim=1) for r in rows]), dim=0)
+    factor = torch.clamp(clip / norms, max=1.0)  # ||g_i|| = 0 gives +inf → 1
+    return factor, torch.clamp(norms, max=clip)
+
+
+def safety_margin(norms: torch.Tensor, F: int, tau: float, clip: float) -> torch.Tensor:
+    """Δ(S) from the clipped norms: max(F − m, 0) + #{top-min(F, m) norms ≤ τ}, ∞ if τ ≥ R (float64, 0-dim).
+
+    Theorem 5.1 (seed 001 §5) extended to m ≤ F as derived in reference/ptr/tsum.py (erratum E16)."""
+    return _margin(torch.topk(norms, min(F, norms.shape[0]), sorted=False).values, norms.shape[0], F, tau, clip)
+
+
+def _margin(top_norms: torch.Tensor, m: int, F: int, tau: float, clip: float) -> torch.Tensor:
+    if tau >= clip:
+        return torch.tensor(math.inf, dtype=torch.float64, device=top_norms.device)
+    return ((top_norms <= tau).sum() + max(F - m, 0)).to(torch.float64)
+
+
+def _top_rows(norms: torch.Tensor, top_norms: torch.Tensor, F: int) -> torch.Tensor:
+    """Mask of the F rows of largest norm (all rows when m ≤ F), ties at the F-th largest norm broken towards the
+    larger index, as the reference's stable argsort does.
+
+    A fixed tie-break (batch order = dataset order under Poisson sampling) makes x_(k) a total order on the data,
+    which Theorem 5.1's proof needs: clipping puts many norms at exactly R, and an arbitrary tie-break could move
+    TSUM_F by up to 2R between neighbours."""
+    m = norms.shape[0]
+    if m <= F:
+        return torch.ones_like(norms, dtype=torch.bool)
+    if F == 0:
+        return torch.zeros_like(norms, dtype=torch.bool)
+    v = top_norms.min()  # the F-th largest norm
+    above, tied = norms > v, norms == v
+    from_end = torch.flip(torch.cumsum(torch.flip(tied.to(torch.int64), (0,)), 0), (0,))
+    return above | (tied & (from_end <= F - above.sum()))
+
+
+def _laplace(b: float, generator, device) -> torch.Tensor:
+    """Lap(0, b) as b·(E1 − E2), E1, E2 ~ Exp(1) i.i.d. (always finite)."""
+    e = torch.empty(2, dtype=torch.float64, device=device).exponential_(generator=generator)
+    return b * (e[0] - e[1])
+
+
+def ptr_trimmed_sum(per_sample_grads, F, tau, clip, b, delta0, sigma, generator=None) -> PTRResult:
+    """One run of PTR-TMEAN (Algorithm 3, appendix A.5 of the PTR paper) on per-sample gradients.
+
+    ``per_sample_grads``: a tensor (m, ...) or a sequence of tensors (m, ...) (e.g. one per parameter, Opacus'
+    ``p.grad_sample``); the norm of a sample is taken over all of them. F (integer ≥ 0, trimmed count), tau (τ > 0,
+    the proposed local sensitivity), clip (R > 0), b (Laplace scale > 0), delta0 (δ0 ∈ (0, 1/2]), sigma (noise
+    multiplier > 0) are numbers. ``generator`` (torch.Generator on the gradients' device) drives Lap and N.
+    Returns PTRResult(aggregate, passed, delta_hat); ``aggregate`` has the structure and dtype of the input, the
+    noise is σR·N(0, I) after a failed test and στ·N(0, I) after a passed one.
+    """
+    rows, shapes, single = _as_rows(per_sample_grads)
+    F = _F.check("F", F)
+    tau, clip, b, sigma = (_POSITIVE.check(n, float(v)) for n, v in
+                           (("tau", tau), ("clip", clip), ("b", b), ("sigma", sigma)))
+    delta0 = _DELTA0.check("delta0", float(delta0))
+
+    factor, norms = clipped_norms(rows, clip)
+    m = norms.shape[0]
+    top = torch.topk(norms, min(F, m), sorted=False)
+    delta_hat = _margin(top.values, m, F, tau, clip) + _laplace(b, generator, rows[0].device)
+    passed = delta_hat > threshold(b, delta0)
+
+    trimmed = torch.where(_top_rows(norms, top.values, F), torch.zeros_like(factor), factor)
+    weights = torch.where(passed, trimmed, factor)
+    noise_sd = [torch.tensor(s, dtype=torch.float64, device=passed.device) for s in (sigma * tau, sigma * clip)]
+    scale = torch.where(passed, *noise_sd)
+    return PTRResult(_release(rows, shapes, single, weights, scale, generator), passed, delta_hat)
+
+
+def _release(rows, shapes, single, weights, scale, generator):
+    """Σ_i w_i g_i + scale·N(0, I) for every tensor, in the input's structure, shapes and dtype."""
+    aggregate = []
+    for r, shape in zip(rows, shapes):
+        noise = torch.randn(r.shape[1], generator=generator, device=r.device, dtype=r.dtype)
+        aggregate.append((weights.to(r.dtype) @ r + torch.as_tensor(scale).to(r.dtype) * noise).reshape(shape))
+    return aggregate[0] if single else tuple(aggregate)
+
+
+def gaussian_trimmed_sum(per_sample_grads, F, clip, sigma, generator=None):
+    """TSGD+Gaussian's aggregator (seed 001 §6; notes §4.4): TSUM_F(clipped) + σR·N(0, I), F fixed; F = 0 is the
+    DP-SGD step (clip, SUM, σR·N(0, I)). Same input structure, clipping and tie-break as ``ptr_trimmed_sum``."""
+    rows, shapes, single = _as_rows(per_sample_grads)
+    F = _F.check("F", F)
+    clip, sigma = _POSITIVE.check("clip", float(clip)), _POSITIVE.check("sigma", float(sigma))
+    factor, norms = clipped_norms(rows, clip)
+    if F:
+        top = torch.topk(norms, min(F, norms.shape[0]), sorted=False).values
+        factor = torch.where(_top_rows(norms, top, F), torch.zeros_like(factor), factor)
+    return _release(rows, shapes, single, factor, sigma * clip, generator)

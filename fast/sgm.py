@@ -1,0 +1,210 @@
+"""RDP of the Poisson-subsampled Gaussian mechanism (SGM), vectorised, for every real order α > 1.
+
+Setting (Mironov, Talwar, Zhang 2019, "Rényi Differential Privacy of the Sampled Gaussian Mechanism",
+arXiv 1908.10530, §3): μ0 = N(0, σ²), μ1 = N(1, σ²), μ = (1 − q) μ0 + q μ1 (add/remove neighbours,
+sensitivity 1). With the likelihood ratio r(z) = μ(z)/μ0(z) = 1 + x(z), x(z) = q·(e^{u(z)} − 1),
+u(z) = (2z − 1)/(2σ²):
+
+    remove direction  D_α(μ ‖ μ0) = log A_α / (α − 1),   A_α = E_{μ0}[r^α]
+    add direction     D_α(μ0 ‖ μ) = log B_α / (α − 1),   B_α = E_μ[(μ0/μ)^α] = E_{μ0}[r^{1−α}]
+
+``direction="max"`` is the larger of the two (MTZ19 Thm 5 shows it is the remove direction).
+
+Numerics (the float bugs B1–B3 of /work/shared/notes/peer-accountants.md §1.6 are avoided by construction):
+both moments are written as E_{μ0}[r^β] = 1 + E_{μ0}[ψ_β(x)] with ψ_β(x) = (1 + x)^β − 1 − βx ≥ 0 (the
+subtracted term has mean E_{μ0}[x] = 0), so log(A − 1) is computed directly, without the cancellation
+of 1 + O(q²), and no alternating series is summed:
+* integer α ≤ 256, remove direction: the exact binomial sum
+  A_α − 1 = Σ_{k=2}^{α} C(α,k)(1−q)^{α−k} q^k (e^{k(k−1)/(2σ²)} − 1), all terms positive, in log space;
+* otherwise: composite Gauss–Legendre quadrature of φ_σ(z)·ψ_β(x(z)) in log space, on windows around the
+  integrand's modes (the fixed points of z = β·w(z), w the posterior weight of μ1, whose widths are at
+  least σ) and around the point where x = 1 (the integrand's analyticity strip there is only πσ² wide).
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from dpspec.reference.domains import ALPHA, NOISE, SAMPLING_RATE, Choice
+from dpspec.reference.errors import DomainError
+
+from ._torch import lbinom, log_expm1, log_integral, log_sub, params
+
+DIRECTIONS = ("max", "remove", "add")
+_INT_MAX = 256  # integer orders up to this use the exact binomial sum
+_W = 10.0  # window half-width in local standard deviations (tail mass below e^{-50})
+_PANELS = 10
+_NODES = 16
+_FIXED_POINT_ITERATIONS = 100
+_BISECTIONS = 64
+
+
+# ---------------------------------------------------------------------------------------------------
+# ψ_β(x) = (1 + x)^β − 1 − βx in log space, for x > −1 and β ∉ (0, 1) (then ψ ≥ 0).
+
+def _log_e2(y: torch.Tensor) -> torch.Tensor:
+    """log(e^y − 1 − y) (≥ 0 everywhere, 0 only at y = 0)."""
+    small = y.abs() < 0.25
+    ys = torch.where(small, y, torch.zeros_like(y))
+    series = torch.full_like(y, 1 / math.factorial(15))
+    for j in range(14, 1, -1):  # e^y − 1 − y = y² Σ_{j≥2} y^{j−2}/j!  (Horner; the tail is below 1e-17)
+        series = series * ys + 1 / math.factorial(j)
+    log_small = 2 * torch.log(ys.abs()) + torch.log(series)
+    yb = torch.where(small, torch.ones_like(y), y)
+    log_mid = torch.log(torch.expm1(torch.clamp(yb, max=30)) - torch.clamp(yb, max=30))
+    log_big = yb + torch.log1p(-(1 + yb) * torch.exp(-yb))
+    return torch.where(small, log_small, torch.where(yb > 30, log_big, log_mid))
+
+
+def _log_m(x: torch.Tensor) -> torch.Tensor:
+    """log(x − log(1 + x)) for x > −1 (≥ 0, 0 only at x = 0)."""
+    small = x.abs() < 0.05
+    xs = torch.where(small, x, torch.zeros_like(x))
+    series = torch.full_like(x, -1 / 15)
+    for j in range(14, 1, -1):  # x − log(1+x) = x² Σ_{j≥2} (−1)^j x^{j−2}/j  (Horner; tail below 1e-18)
+        series = (-1) ** j / j + series * xs
+    xb = torch.where(small, torch.ones_like(x), x)
+    return torch.where(small, 2 * torch.log(xs.abs()) + torch.log(series), torch.log(xb - torch.log1p(xb)))
+
+
+def log_psi(beta: torch.Tensor, q: torch.Tensor, u: torch.Tensor) -> torch.Tensor:
+    """log ψ_β(x) at x = q·(e^u − 1), ψ_β(x) = (1 + x)^β − 1 − βx, for β ≥ 1 or β ≤ 0, q < 1, without
+    cancellation or overflow (x itself may exceed the float range: then only logs of it are formed)."""
+    beta, q, u = torch.broadcast_tensors(beta, q, u)
+    huge = u > 30
+    ub = torch.clamp(u, max=30)
+    x = q * torch.expm1(ub)  # exact only where not huge
+    # |x| small: ψ = x² Σ_{j≥2} C(β, j) x^{j−2}; the ratio of consecutive terms is at most 0.1.
+    small = (x.abs() * (beta.abs() + 2) <= 0.1) & ~huge
+    xs = torch.where(small, x, torch.zeros_like(x))
+    coef = beta * (beta - 1) / 2
+    series, power = torch.zeros_like(x), torch.ones_like(x)
+    for j in range(2, 18):
+        series = series + coef * power
+        coef = coef * (beta - j) / (j + 1)
+        power = power * xs
+    log_small = 2 * torch.log(xs.abs()) + torch.log(series)
+    xb = torch.where(small, torch.ones_like(x), x)
+    # L = log(1 + x); log M, M = x − L; R = L − x/(1 + x)   (all ≥ 0)
+    log_x_huge = torch.log(q) + log_expm1(torch.where(huge, u, torch.ones_like(u)))
+    L_huge = torch.logaddexp(torch.log1p(-q), torch.log(q) + u)
+    L = torch.where(huge, L_huge, torch.log1p(xb))
+    log_m = torch.where(huge, log_x_huge + torch.log1p(-L * torch.exp(-log_x_huge)), _log_m(xb))
+    R = torch.where(huge, L - 1 + torch.exp(-L), L - xb / (1 + xb))
+    # β ∈ (1, 2), ε = β − 1: ψ = (1 + x)·[E2(εL) + ε·R], both terms ≥ 0.
+    eps = beta - 1
+    log_near_one = L + torch.logaddexp(_log_e2(eps * L), torch.log(eps) + torch.log(R))
+    # β ≤ 0: ψ = E2(βL) + |β|·M(x); β ≥ 2: ψ = E2(βL) − β·M(x) (the second term is ≤ half the first).
+    log_e2 = _log_e2(beta * L)
+    log_neg = torch.logaddexp(log_e2, torch.log(beta.abs()) + log_m)
+    log_pos = log_sub(log_e2, torch.log(beta.abs()) + log_m)
+    log_big = torch.where(beta <= 0, log_neg, torch.where(beta < 2, log_near_one, log_pos))
+    return torch.where(small, log_small, log_big)
+
+
+# ---------------------------------------------------------------------------------------------------
+
+def _log_excess_binomial(alpha, q, sigma):
+    """log(A_α − 1) for integer α ≥ 2 by the exact binomial sum (all terms positive)."""
+    n_max = int(alpha.max().item())
+    k = torch.arange(2, n_max + 1, dtype=alpha.dtype, device=alpha.device)
+    a, qq, s = alpha.unsqueeze(-1), q.unsqueeze(-1), sigma.unsqueeze(-1)
+    terms = (lbinom(a, torch.minimum(k, a)) + torch.special.xlog1py(a - k, -qq) + k * torch.log(qq)
+             + log_expm1(k * (k - 1) / (2 * s**2)))
+    terms = torch.where(k <= a, terms, torch.full_like(terms, -math.inf))
+    return torch.logsumexp(terms, dim=-1)
+
+
+def _posterior_weight(z, q, sigma):
+    """w(z) = q μ1(z)/μ(z): the posterior probability of the shifted component."""
+    logit_q = torch.log(q) - torch.log1p(-q)
+    return torch.sigmoid((2 * z - 1) / (2 * sigma**2) + logit_q)
+
+
+def _windows(beta, q, sigma):
+    """[lo, hi] windows (last dimension: windows) that hold all but e^{-50} of the integrand's mass."""
+    s2 = sigma**2
+    w0 = (-_W * sigma, 2 + _W * sigma)
+    # x = 1 at z = 1/2 + σ² log(1 + 1/q); the singularity of log(1 + x) lies πσ² off the real axis there.
+    z_kink = 0.5 + s2 * torch.log1p(1 / q)
+    half = torch.minimum(20 * s2, _W * sigma)
+    wins = [w0, (z_kink - half, z_kink + half)]
+    if bool((beta > 0).any()):
+        # modes of μ0·r^β lie at the fixed points of z = β·w(z) in [0, β]; the smallest and the largest.
+        def local_window(z):
+            w = _posterior_weight(z, q, sigma)
+            curv = torch.clamp(1 - beta * w * (1 - w) / s2, min=1 / _W**2)
+            width = sigma / torch.sqrt(curv)
+            return z - _W * width, z + 2 + _W * width
+
+        z_lo, z_hi = torch.zeros_like(beta), beta.clone()
+        for _ in range(_FIXED_POINT_ITERATIONS):
+            z_lo = beta * _posterior_weight(z_lo, q, sigma)
+            z_hi = beta * _posterior_weight(z_hi, q, sigma)
+        wins += [local_window(z_lo), local_window(z_hi)]
+    else:
+        # the mode of μ0·r^{β}, β < 0, is the root of z = β·w(z) in [β, 0] (a strictly increasing equation)
+        lo, hi = beta.clone(), torch.zeros_like(beta)
+        for _ in range(_BISECTIONS):
+            mid = (lo + hi) / 2
+            above = mid - beta * _posterior_weight(mid, q, sigma) > 0
+            hi, lo = torch.where(above, mid, hi), torch.where(above, lo, mid)
+        wins += [(lo - _W * sigma, lo + 2 + _W * sigma)]
+    lo = torch.stack([torch.broadcast_to(torch.as_tensor(a, dtype=beta.dtype), beta.shape) for a, _ in wins], -1)
+    hi = torch.stack([torch.broadcast_to(torch.as_tensor(b, dtype=beta.dtype), beta.shape) for _, b in wins], -1)
+    return lo, hi
+
+
+def _log_excess_quadrature(beta, q, sigma):
+    """log(E_{μ0}[r^β] − 1) = log ∫ φ_σ(z) ψ_β(x(z)) dz, for one sign of β across the batch."""
+    lo, hi = _windows(beta, q, sigma)
+    j = torch.arange(_PANELS + 1, dtype=beta.dtype, device=beta.device) / _PANELS
+    bp = (lo.unsqueeze(-1) + (hi - lo).unsqueeze(-1) * j).flatten(-2)
+    bp, _ = torch.sort(bp, dim=-1)
+    mid = (bp[..., 1:] + bp[..., :-1]) / 2
+    inside = ((mid.unsqueeze(-1) >= lo.unsqueeze(-2)) & (mid.unsqueeze(-1) <= hi.unsqueeze(-2))).any(-1)
+    b_, q_, s_ = (t.unsqueeze(-1).unsqueeze(-1) for t in (beta, q, sigma))
+    log_norm = torch.log(s_) + 0.5 * math.log(2 * math.pi)
+
+    def log_f(z):
+        u = (2 * z - 1) / (2 * s_**2)
+        return -z**2 / (2 * s_**2) - log_norm + log_psi(b_, q_, u)
+
+    return log_integral(log_f, bp, inside, _NODES)
+
+
+def log_excess(beta, q, sigma) -> torch.Tensor:
+    """log(E_{μ0}[r^β] − 1) for β ≥ 1 + (anything) or β ≤ 0, elementwise (tensors of one shape)."""
+    out = torch.empty_like(beta)
+    is_int = (beta == torch.round(beta)) & (beta >= 2) & (beta <= _INT_MAX) & (q < 1)
+    if bool(is_int.any()):
+        out[is_int] = _log_excess_binomial(beta[is_int], q[is_int], sigma[is_int])
+    for sel in (~is_int & (beta > 0), ~is_int & (beta <= 0)):
+        if bool(sel.any()):
+            out[sel] = _log_excess_quadrature(beta[sel], q[sel], sigma[sel])
+    return out
+
+
+def sgm_rdp(alpha, q, sigma, direction: str = "max") -> torch.Tensor:
+    """ε(α) of the Poisson-subsampled Gaussian mechanism (see the module docstring), elementwise.
+
+    ``alpha``, ``q``, ``sigma``: tensors or numbers (broadcast); ``direction``: "max", "remove" or "add".
+    Mirrors ``base.sgm_rdp`` of the reference."""
+    if direction not in DIRECTIONS:
+        raise DomainError("direction", direction, Choice(DIRECTIONS).describe())
+    alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE), sigma=(sigma, NOISE))
+    shape = alpha.shape
+    alpha, q, sigma = alpha.reshape(-1), q.reshape(-1), sigma.reshape(-1)
+    full = alpha / (2 * sigma**2)  # q = 1: the Gaussian mechanism, both directions
+    sub = q < 1
+    eps = full.clone()
+    if bool(sub.any()):
+        a, qq, s = alpha[sub], q[sub], sigma[sub]
+        results = []
+        if direction in ("max", "remove"):
+            results.append(torch.logaddexp(torch.zeros_like(a), log_excess(a, qq, s)) / (a - 1))
+        if direction in ("max", "add"):
+            results.append(torch.logaddexp(torch.zeros_like(a), log_excess(1 - a, qq, s)) / (a - 1))
+        eps[sub] = results[0] if len(results) == 1 else torch.maximum(*results)
+    return eps.reshape(shape)
