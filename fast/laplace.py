@@ -38,7 +38,25 @@ def laplace_pure(b) -> torch.Tensor:
     return 1 / b
 
 
+def _two_product_minus_one(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """x·y − 1 with the product's rounding error restored (Dekker's two-product with Veltkamp splitting, no fma):
+    p = fl(xy) and err = xy − p exactly, so (p − 1) + err is accurate even when xy ≈ 1 (p − 1 is then exact)."""
+    def split(v):
+        c = 134217729.0 * v  # 2^27 + 1
+        hi = c - (c - v)
+        return hi, v - hi
+
+    p = x * y
+    xh, xl = split(x)
+    yh, yl = split(y)
+    err = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+    return (p - 1) + err
+
+
 def laplace_profile(eps, b) -> torch.Tensor:
-    """δ(ε) = max(0, 1 − e^{(ε − 1/b)/2}), computed as −expm1((ε − 1/b)/2) below 1/b."""
+    """δ(ε) = max(0, 1 − e^{(ε − 1/b)/2}), computed as −expm1((εb − 1)/(2b)) below 1/b, with εb − 1 formed
+    without cancellation (ε − 1/b in floats would inherit the rounding of 1/b: 20% off at ε = 1, b = 1 − 6e-16)."""
     eps, b = params(eps=(eps, EPS), b=(b, NOISE))
-    return torch.where(eps >= 1 / b, torch.zeros_like(eps), -torch.expm1((eps - 1 / b) / 2))
+    big = torch.isfinite(eps * b) & (torch.abs(eps * b) < 1e300)
+    gap = torch.where(big, _two_product_minus_one(eps, b), eps * b - 1)  # split overflows beyond ~1e300
+    return torch.where(gap >= 0, torch.zeros_like(eps), -torch.expm1(gap / (2 * b)))

@@ -112,7 +112,7 @@ def _minimise(objective_name: str, curve, steps: int, param: str):
                 raise ConditionError(getattr(curve, "__name__", "curve"),
                                      ["the curve is infinite (or outside its conditions) at every order tried"])
             best = min(finite, key=lambda i: values[i])
-            if best == len(points) - 1 and points[best] < ALPHA_MAX:
+            if best == len(points) - 1 and 1 + mpf(10) ** hi_exp < ALPHA_MAX:  # the grid's top 1 + 10^hi_exp
                 hi_exp += 1
                 continue
             if best == 0 and lo_exp > -12:

@@ -79,6 +79,9 @@ register_witness(Witness(
 # ---------------------------------------------------------------------------------------------------
 # (ε, δ): the exact privacy profile (analytic Gaussian) and the classical calibration.
 
+A_MAX = mpf(10) ** 100  # largest |μ/2 − ε/μ| log_delta_shift evaluates
+
+
 def log_delta_shift(eps, mu):
     """log δ(ε) of the pair N(μ, 1) vs N(0, 1) (−inf where δ = 0), unchecked helper shared with f-DP.
 
@@ -100,6 +103,10 @@ def log_delta_shift(eps, mu):
             return (log_pa + log1mexp(log_r) if log_r < 0 else None), log_r
 
     a = mu / 2 - eps / mu
+    if abs(a) > A_MAX:  # mpmath's erfc overflows choosing its series length; δ < exp(−10^200) here anyway
+        raise PrecisionError(f"δ(ε) of the Gaussian shift pair for ε={mpmath.nstr(eps, 8)}, μ={mpmath.nstr(mu, 8)}: "
+                             f"|μ/2 − ε/μ| = {mpmath.nstr(abs(a), 8)} exceeds the supported {mpmath.nstr(A_MAX, 3)} "
+                             f"(δ < exp(−10^200))")
     magnitude = int(mpmath.log10(1 + a * a + eps))  # digits of the terms that cancel inside log r
     extra = magnitude + 10
     for _ in range(8):

@@ -97,3 +97,12 @@ def test_catalogue_entry_and_bad_input():
             st.evaluate(dps=15, **args)
     with pytest.raises(DomainError):
         rdp_to_delta(g, -1)
+
+
+def test_order_search_stops_when_the_best_order_is_at_the_top_of_the_range():
+    """Regression (found by the fast-path tests): a curve that keeps improving with α (Laplace, whose RDP tends to
+    1/b) put the best grid point at the top; the search kept 'extending' a grid whose top point was filtered out
+    and never stopped. It must answer, and never above the pure-DP ε = T/b."""
+    v = catalogue.get("base.rdp_to_dp").evaluate(curve=catalogue.curve("base.laplace_rdp", b=1), steps=10,
+                                                delta="1e-5").value
+    assert 9.9 < v < 10

@@ -25,7 +25,8 @@ def reference(statement_id, **p):
 
 
 def _agree(fast, ref, tol):
-    fast, ref = float(fast), float(ref)
+    # float() of an mpf far below the float range raises OverflowError (e.g. δ ~ e^{-10^600}): count it as 0
+    fast, ref = float(fast), (0.0 if abs(ref) < 1e-320 else float(ref))
     assert math.isfinite(fast), (fast, ref)
     assert abs(fast - ref) <= tol * abs(ref) + 1e-300, f"fast {fast!r} vs reference {ref!r}: rel {abs(fast - ref) / abs(ref):.3g}"
 
@@ -139,6 +140,12 @@ def test_laplace_rdp(alpha, b):
 @given(b=SIGMAS)
 def test_laplace_pure(b):
     check_statement("base.laplace_pure", b=b)
+
+
+@pytest.mark.parametrize("eps, b", [(1.0, 0.9999999999999994), (0.1, 10.000000000000002), (3.0, 1 / 3), (0.0, 1e-300)])
+def test_laplace_profile_near_the_kink(eps, b):
+    # found by hypothesis: ε − 1/b in floats inherits the rounding of 1/b (20% off at the first point)
+    check_statement("base.laplace_profile", eps=eps, b=b)
 
 
 @FEW
@@ -284,10 +291,10 @@ def test_conversion_batch_of_curves_and_opacus_orders_never_hurt():
         one = conversion.rdp_to_dp(conversion.rdp_curve("base.laplace_rdp", b=sigma[i].item()), 1e-5, steps[i].item())
         assert abs(eps[i].item() - one.item()) <= 1e-12 * one.item()
     # the continuous search is never above the best of a fixed set of orders
-    sgm_eps = conversion.rdp_to_dp(conversion.rdp_curve("base.sgm_rdp", q=0.02, sigma=3.0), 1e-5, 5000)
     orders = torch.tensor([1.5, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0], dtype=torch.float64)
-    at_orders = conversion.bbg_objective(5000 * sgm.sgm_rdp(orders, 0.02, 3.0), orders, torch.tensor(1e-5))
-    assert sgm_eps <= at_orders.min()
+    at_orders = conversion.bbg_objective(steps.unsqueeze(-1) * laplace.laplace_rdp(orders, sigma.unsqueeze(-1)),
+                                         orders, torch.tensor(1e-5))
+    assert (eps <= at_orders.min(-1).values).all()
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -365,7 +372,9 @@ def test_kov15_profile_on_a_batch_with_mixed_k():
     assert (batch[1:] >= batch[:-1]).all()  # more steps, larger δ_g at the same total ε
 
 
-MUS = st.one_of(st.floats(0, 10), st.sampled_from([0.0, 1e-6, 10.0]))
+# μ in (0, 1e-12) left out: the reference's mpmath erfc raises OverflowError at ε/μ ~ 1e300 (reported to the
+# lead); the fast path returns 0 there (δ ~ e^{−(ε/μ)²/2})
+MUS = st.one_of(st.floats(0, 10).filter(lambda m: m == 0 or m >= 1e-12), st.sampled_from([0.0, 1e-6, 10.0]))
 
 
 @FEW

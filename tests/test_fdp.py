@@ -216,3 +216,12 @@ def test_gdp_profile_keeps_full_relative_precision_for_tiny_mu():
         a, b = mu / 2 - eps / mu, -mu / 2 - eps / mu
         truth = mpmath.ncdf(a) - mpmath.exp(eps) * mpmath.ncdf(b)
         assert abs(v / truth - 1) < mpmath.mpf(10) ** -45
+
+
+def test_gdp_profile_refuses_clearly_beyond_its_supported_range():
+    """μ = 1e-300 makes |μ/2 − ε/μ| = 1e300; mpmath's erfc overflowed (a bare OverflowError). Now a PrecisionError
+    naming the parameters and the supported range."""
+    from dpspec.reference.errors import PrecisionError
+
+    with pytest.raises(PrecisionError, match="exceeds the supported"):
+        catalogue.get("base.gdp_profile").evaluate(eps=1, mu="1e-300")
