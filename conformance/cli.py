@@ -173,6 +173,7 @@ def eval_statement(
 
 
 def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any]:
+    from dpspec.reference.domains import Choice, Curve
     from dpspec.reference.errors import ParameterError
 
     fn = st.fast_function()
@@ -180,11 +181,31 @@ def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any
         raise ParameterError(f"{st.id} has no fast path (dpspec list shows which statements do)")
     if variant not in (None, st.default_variant):
         raise ParameterError("--fast evaluates the default variant only")
-    if any(not _is_number(v) for v in raw.values()):
-        raise ParameterError("--fast takes numeric parameters only")
     import torch
 
-    out = fn(**{k: torch.tensor(float(v), dtype=torch.float64) for k, v in raw.items()})
+    def number(name: str, value: str):
+        if not _is_number(value):
+            raise ParameterError(f"{name}={value!r}: --fast takes numbers (or a curve's statement id)")
+        return torch.tensor(float(value), dtype=torch.float64)
+
+    kinds = {p.name: p.domain for p in st.params}
+    curve_names = [n for n, d in kinds.items() if isinstance(d, Curve) and n in raw]
+    rest = {k: v for k, v in raw.items() if k not in kinds}
+    args: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in kinds:
+            continue
+        if isinstance(kinds[name], Curve):
+            from dpspec.fast.conversion import rdp_curve
+
+            args[name] = rdp_curve(value, **{k: number(k, v) for k, v in rest.items()})
+        elif isinstance(kinds[name], Choice):
+            args[name] = value
+        else:
+            args[name] = number(name, value)
+    if rest and not curve_names:
+        raise ParameterError(f"{st.id}: unknown parameter(s) {', '.join(sorted(rest))}")
+    out = fn(**args)
     values = out if isinstance(out, tuple) else (out,)
     shown = [repr(float(v)) for v in values]
     return {"id": st.id, "value": shown if isinstance(out, tuple) else shown[0], "variant": st.default_variant,

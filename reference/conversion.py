@@ -229,6 +229,7 @@ _STEPS_PARAM = Param("steps", STEPS, "number of composed steps T (RDP adds up: T
 
 register(Statement(
     id="base.rdp_to_dp",
+    fast="dpspec.fast.conversion:rdp_to_dp",
     source=Source("outside", "Thm 21 / Prop. 12", "RDP → (ε, δ) with the optimal order (continuous search)",
                   _CITATION_BBG),
     kind="eps_delta",
@@ -242,6 +243,7 @@ register(Statement(
 
 register(Statement(
     id="base.rdp_to_dp_mironov",
+    fast="dpspec.fast.conversion:rdp_to_dp_mironov",
     source=Source("outside", "Prop. 3", "basic RDP → (ε, δ) conversion",
                   "Mironov, Rényi Differential Privacy, CSF 2017"),
     kind="eps_delta",
@@ -254,6 +256,7 @@ register(Statement(
 
 register(Statement(
     id="base.rdp_to_delta",
+    fast="dpspec.fast.conversion:rdp_to_delta",
     source=Source("outside", "Prop. 12", "RDP → δ for a given ε (optimal order)",
                   "Canonne, Kamath & Steinke, The discrete Gaussian for DP, NeurIPS 2020"),
     kind="eps_delta",

@@ -129,6 +129,7 @@ _PARAMS = (
 
 register(Statement(
     id="base.zw19_upper",
+    fast="dpspec.fast.zw19:zw19_upper",
     source=Source("outside", "Thm 6", "black-box RDP amplification by Poisson subsampling, any mechanism", _SOURCE),
     kind="rdp",
     claim="upper",
@@ -142,6 +143,7 @@ register(Statement(
 
 register(Statement(
     id="base.zw19_lower",
+    fast="dpspec.fast.zw19:zw19_lower",
     source=Source("outside", "Thm 5 (exact under Thm 8)", "tight RDP of Poisson subsampling (lower bound)",
                   _SOURCE),
     kind="rdp",

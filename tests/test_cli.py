@@ -62,3 +62,19 @@ def test_eval_marks_a_printed_variant_that_is_not_a_bound():
     assert "[NOT A BOUND: the printed variant is not a bound]" in result.output
     default = run("eval", "ptr.thm4_2", "b=1", "sigma1=8", "delta0=1e-8", "delta=1e-6")
     assert default.exit_code == 0 and "NOT A BOUND" not in default.output
+
+
+def test_eval_fast_takes_curves_and_choices_and_agrees_with_the_reference():
+    for args in (["base.rdp_to_dp", "curve=base.sgm_rdp", "q=0.01", "sigma=1", "steps=10000", "delta=1e-5"],
+                 ["base.zw19_upper", "alpha=7.5", "q=0.01", "curve=base.gaussian_rdp", "sigma=1"],
+                 ["base.sgm_rdp", "alpha=8", "q=0.01", "sigma=1", "direction=add"]):
+        fast = run("eval", *args, "--fast", "--json")
+        ref = run("eval", *args, "--json", "--dps", "20")
+        assert fast.exit_code == 0 and ref.exit_code == 0, fast.output + ref.output
+        f, r = float(json.loads(fast.output)["value"]), float(json.loads(ref.output)["value"])
+        assert abs(f - r) <= 1e-10 * abs(r)
+
+
+def test_eval_fast_rejects_a_non_number_in_one_line():
+    result = run("eval", "base.rdp_to_dp", "curve=base.sgm_rdp", "q=0.01", "sigma=x", "steps=1", "delta=1e-5", "--fast")
+    assert result.exit_code == 2 and "sigma='x'" in result.output and "Traceback" not in result.output
