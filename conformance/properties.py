@@ -76,8 +76,9 @@ def search(name: str, strategy: st.SearchStrategy, body: Callable[[Any], dict | 
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             reject()
+        alarm = {"fired": False}
         try:
-            with _time_limit(remaining):
+            with mpmath.workprec(mpmath.mp.prec), _time_limit(remaining, alarm):
                 body(draw)
         except _OutOfTime:
             state["timeouts"] += 1
@@ -85,6 +86,9 @@ def search(name: str, strategy: st.SearchStrategy, body: Callable[[Any], dict | 
         except ConditionError:
             reject()
         except Exception as exc:
+            if alarm["fired"]:  # the interrupt surfaced as another error (caught and re-raised by the code under test)
+                state["timeouts"] += 1
+                reject()
             state["failing"], state["error"] = draw, f"{type(exc).__name__}: {exc}"
             raise
         state["checked"] += 1
@@ -115,13 +119,16 @@ class _OutOfTime(Exception):
 
 
 @contextlib.contextmanager
-def _time_limit(seconds: float):
-    """Interrupt the block after ``seconds`` (SIGALRM; main thread on POSIX only, otherwise no limit)."""
+def _time_limit(seconds: float, alarm: dict | None = None):
+    """Interrupt the block after ``seconds`` (SIGALRM; main thread on POSIX only, otherwise no limit). ``alarm``
+    records that the interrupt fired, so that an error the interrupted code raised in its place is recognised."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expire(signum, frame):
+        if alarm is not None:
+            alarm["fired"] = True
         raise _OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, expire)
