@@ -60,6 +60,11 @@ def log_expm1(x: torch.Tensor) -> torch.Tensor:
     return torch.where(x > 30, x + torch.log1p(-torch.exp(-x)), torch.log(torch.expm1(torch.clamp(x, max=30))))
 
 
+def log1p_exp(x: torch.Tensor) -> torch.Tensor:
+    """log(1 + e^x), accurate for every x (softplus without a cut-off)."""
+    return torch.where(x > 0, x + torch.log1p(torch.exp(-x.abs())), torch.log1p(torch.exp(torch.clamp(x, max=0))))
+
+
 def log1mexp(x: torch.Tensor) -> torch.Tensor:
     """log(1 − e^x) for x ≤ 0 (Mächler's switch at −log 2)."""
     return torch.where(x > -math.log(2), torch.log(-torch.expm1(x)), torch.log1p(-torch.exp(x)))

@@ -19,10 +19,11 @@ import torch
 from dpspec.reference.domains import ALPHA, DELTA, NOISE, Real
 from dpspec.reference.errors import ConditionError
 
-from ._torch import lbinom, log_expm1, params
+from ._torch import log1p_exp, log_expm1, params
 from .gaussian import gaussian_eps
 from .laplace import laplace_rdp
-from .ptr_rq import Q_RATE, log1p_exp, log_excess_b
+from .ptr_rq import Q_RATE, log_excess_b
+from .zw19 import log_excess as zw19_log_excess
 
 # Domains as in reference/ptr/notation.py (not imported: it imports mpmath).
 DELTA0 = Real(0, 0.5, lo_open=True, hi_open=False)  # δ0 ∈ (0, 1/2] (seed 001 Remark 4.1(3))
@@ -256,15 +257,9 @@ def _zw19_log_excess(n, q, sigma1, sigma2, b, delta0, factor_3: bool):
     step = max(1, _ZW19_CHUNK // max(1, ell.numel()))
     for i in range(0, n.numel(), step):
         nn, qq, s1, s2, bb, d0 = (t[i:i + step].unsqueeze(-1) for t in (n, q, sigma1, sigma2, b, delta0))
-        l_ = torch.minimum(ell, nn)  # terms with ℓ > n are masked below
-        m = _thm4_3_log_moment(l_, s1, s2, bb, d0, _inv_sq(s1))  # (ℓ−1)ε(ℓ)
-        if factor_3:
-            log_gain = torch.where(l_ >= 3, m + torch.log(3 - torch.exp(-m)), log_expm1(m))
-        else:
-            log_gain = log_expm1(m)
-        terms = lbinom(nn, l_) + torch.special.xlog1py(nn - l_, -qq) + l_ * torch.log(qq) + log_gain
-        terms = torch.where(ell <= nn, terms, torch.full_like(terms, -math.inf))
-        out[i:i + step] = torch.logsumexp(terms, dim=-1)
+        l_ = torch.minimum(ell, nn)  # terms with ℓ > n are masked by the generic sum
+        eps_ell = _thm4_3_log_moment(l_, s1, s2, bb, d0, _inv_sq(s1)) / (l_ - 1)  # ε(ℓ) = Thm 4.3
+        out[i:i + step] = zw19_log_excess(nn, qq, ell, eps_ell, factor_3)
     return out
 
 

@@ -37,7 +37,7 @@ import torch
 
 from dpspec.reference.domains import Real
 
-from ._torch import gauss_legendre, params
+from ._torch import gauss_legendre, log1p_exp, params
 from .sgm import log_psi
 
 # Domains as in reference/ptr/notation.py (not imported: it imports mpmath).
@@ -48,11 +48,6 @@ NOISE = Real(0, math.inf, lo_open=True, hi_open=True)
 _NODES = 12
 _RATIO = 1.5  # geometric growth of panel end points away from a centre (width ½d at distance d)
 _RESOLVED = 10.0  # the finest panel has |β|·width ≤ this
-
-
-def log1p_exp(x: torch.Tensor) -> torch.Tensor:
-    """log(1 + e^x), accurate for every x (softplus without a cut-off)."""
-    return torch.where(x > 0, x + torch.log1p(torch.exp(-x.abs())), torch.log1p(torch.exp(torch.clamp(x, max=0))))
 
 
 def log_r(u: torch.Tensor, q: torch.Tensor) -> torch.Tensor:

@@ -29,7 +29,7 @@ import torch
 from dpspec.reference.domains import ALPHA, NOISE, SAMPLING_RATE, Choice
 from dpspec.reference.errors import DomainError
 
-from ._torch import lbinom, log_expm1, log_integral, log_sub, params
+from ._torch import lbinom, log1p_exp, log_expm1, log_integral, log_sub, params
 
 DIRECTIONS = ("max", "remove", "add")
 _INT_MAX = 256  # integer orders up to this use the exact binomial sum
@@ -203,8 +203,8 @@ def sgm_rdp(alpha, q, sigma, direction: str = "max") -> torch.Tensor:
         a, qq, s = alpha[sub], q[sub], sigma[sub]
         results = []
         if direction in ("max", "remove"):
-            results.append(torch.logaddexp(torch.zeros_like(a), log_excess(a, qq, s)) / (a - 1))
+            results.append(log1p_exp(log_excess(a, qq, s)) / (a - 1))
         if direction in ("max", "add"):
-            results.append(torch.logaddexp(torch.zeros_like(a), log_excess(1 - a, qq, s)) / (a - 1))
+            results.append(log1p_exp(log_excess(1 - a, qq, s)) / (a - 1))
         eps[sub] = results[0] if len(results) == 1 else torch.maximum(*results)
     return eps.reshape(shape)

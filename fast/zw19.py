@@ -24,12 +24,12 @@ import torch
 
 from dpspec.reference.domains import ALPHA, SAMPLING_RATE
 
-from ._torch import lbinom, log_expm1, params
+from ._torch import lbinom, log1p_exp, log_expm1, params
 
 _LOG2, _LOG3 = math.log(2.0), math.log(3.0)
 
 
-def _log_excess(m: torch.Tensor, q: torch.Tensor, ell: torch.Tensor, eps_ell: torch.Tensor, factor_3: bool):
+def log_excess(m: torch.Tensor, q: torch.Tensor, ell: torch.Tensor, eps_ell: torch.Tensor, factor_3: bool):
     """log of the non-negative sum in K(m) (module docstring), for integer m ≥ 2; shapes: m, q batch + (1,);
     ell, eps_ell broadcastable to batch + (L,)."""
     log_w = lbinom(m, torch.minimum(ell, m)) + ell * torch.log(q) + torch.special.xlog1py(m - ell, -q)
@@ -51,8 +51,8 @@ def _cgf(m: torch.Tensor, q: torch.Tensor, curve: Callable, factor_3: bool) -> t
     eps_ell = torch.as_tensor(curve(ell), dtype=m.dtype, device=m.device)
     if bool((eps_ell < 0).any()) or bool(torch.isnan(eps_ell).any()):
         raise ValueError("curve: an RDP curve must return ε(ℓ) ≥ 0 (no NaN)")
-    excess = _log_excess(m.unsqueeze(-1), q.unsqueeze(-1), ell, eps_ell, factor_3)
-    return torch.logaddexp(torch.zeros_like(excess), excess)  # log1p(e^excess) without overflow
+    excess = log_excess(m.unsqueeze(-1), q.unsqueeze(-1), ell, eps_ell, factor_3)
+    return log1p_exp(excess)
 
 
 def zw19_upper(alpha, q, curve: Callable) -> torch.Tensor:
