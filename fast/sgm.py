@@ -16,9 +16,14 @@ subtracted term has mean E_{μ0}[x] = 0), so log(A − 1) is computed directly, 
 of 1 + O(q²), and no alternating series is summed:
 * integer α ≤ 256, remove direction: the exact binomial sum
   A_α − 1 = Σ_{k=2}^{α} C(α,k)(1−q)^{α−k} q^k (e^{k(k−1)/(2σ²)} − 1), all terms positive, in log space;
-* otherwise: composite Gauss–Legendre quadrature of φ_σ(z)·ψ_β(x(z)) in log space, on windows around the
-  integrand's modes (the fixed points of z = β·w(z), w the posterior weight of μ1, whose widths are at
-  least σ) and around the point where x = 1 (the integrand's analyticity strip there is only πσ² wide).
+* otherwise, β > 1 (remove direction): the trapezoid rule on a uniform lattice of step h = min(0.5σ, 0.45σ²),
+  restricted to windows that hold all but e^{−50} of the mass of φ_σ(z)·ψ_β(x(z)) (see _log_excess_lattice);
+* otherwise, β ≤ 0 (add direction): composite Gauss–Legendre quadrature of the same integrand in log space on
+  the same windows (there log r^β is concave, the integrand can be much narrower than σ where x ≈ 1, and a
+  uniform lattice would need up to 10⁵ nodes at the domain's extremes).
+The windows surround the integrand's modes (the fixed points of z = β·w(z), w the posterior weight of μ1, whose
+widths are at least σ for β > 0), the shoulder at z = β for β > 0, and the point where x = 1 (the integrand's
+analyticity strip there is only πσ² wide).
 """
 from __future__ import annotations
 
@@ -38,69 +43,101 @@ _PANELS = 10
 _NODES = 16
 _FIXED_POINT_ITERATIONS = 100
 _BISECTIONS = 64
+_H_SIGMA, _H_STRIP = 0.5, 0.45  # trapezoid step h = min(0.5σ, 0.45σ²) (see _log_excess_lattice)
+_MAX_NODES = 1 << 21  # trapezoid nodes per chunk (memory: ~20 float64 temporaries per node)
 
 
 # ---------------------------------------------------------------------------------------------------
-# ψ_β(x) = (1 + x)^β − 1 − βx in log space, for x > −1 and β ∉ (0, 1) (then ψ ≥ 0).
+# ψ_β(x) = (1 + x)^β − 1 − βx in log space, for x > −1 and β ∉ (0, 1) (then ψ ≥ 0). Each branch is evaluated
+# only on the elements that take it (``_where_subset``), not on the whole tensor and then selected.
 
-def _log_e2(y: torch.Tensor) -> torch.Tensor:
-    """log(e^y − 1 − y) (≥ 0 everywhere, 0 only at y = 0)."""
-    small = y.abs() < 0.25
-    ys = torch.where(small, y, torch.zeros_like(y))
+def _where_subset(mask: torch.Tensor, fn, out: torch.Tensor, *args: torch.Tensor) -> torch.Tensor:
+    """``out[mask] = fn(*(a[mask] for a in args))`` for flat tensors, calling ``fn`` only on the selected part."""
+    idx = mask.nonzero().squeeze(-1)
+    if idx.numel():
+        out.index_copy_(0, idx, fn(*(a.index_select(0, idx) for a in args)))
+    return out
+
+
+def _log_e2_series(y):
     series = torch.full_like(y, 1 / math.factorial(15))
     for j in range(14, 1, -1):  # e^y − 1 − y = y² Σ_{j≥2} y^{j−2}/j!  (Horner; the tail is below 1e-17)
-        series = series * ys + 1 / math.factorial(j)
-    log_small = 2 * torch.log(ys.abs()) + torch.log(series)
-    yb = torch.where(small, torch.ones_like(y), y)
-    log_mid = torch.log(torch.expm1(torch.clamp(yb, max=30)) - torch.clamp(yb, max=30))
-    log_big = yb + torch.log1p(-(1 + yb) * torch.exp(-yb))
-    return torch.where(small, log_small, torch.where(yb > 30, log_big, log_mid))
+        series = series * y + 1 / math.factorial(j)
+    return 2 * torch.log(y.abs()) + torch.log(series)
+
+
+def _log_e2_direct(y):
+    yc = torch.clamp(y, max=30)
+    return torch.where(y > 30, y + torch.log1p(-(1 + y) * torch.exp(-y)), torch.log(torch.expm1(yc) - yc))
+
+
+def _log_e2(y: torch.Tensor) -> torch.Tensor:
+    """log(e^y − 1 − y) (≥ 0 everywhere, 0 only at y = 0); flat tensor."""
+    small = y.abs() < 0.25
+    out = _where_subset(small, _log_e2_series, torch.empty_like(y), y)
+    return _where_subset(~small, _log_e2_direct, out, y)
+
+
+def _log_m_series(x):
+    series = torch.full_like(x, -1 / 15)
+    for j in range(14, 1, -1):  # x − log(1+x) = x² Σ_{j≥2} (−1)^j x^{j−2}/j  (Horner; tail below 1e-18)
+        series = (-1) ** j / j + series * x
+    return 2 * torch.log(x.abs()) + torch.log(series)
 
 
 def _log_m(x: torch.Tensor) -> torch.Tensor:
-    """log(x − log(1 + x)) for x > −1 (≥ 0, 0 only at x = 0)."""
+    """log(x − log(1 + x)) for x > −1 (≥ 0, 0 only at x = 0); flat tensor."""
     small = x.abs() < 0.05
-    xs = torch.where(small, x, torch.zeros_like(x))
-    series = torch.full_like(x, -1 / 15)
-    for j in range(14, 1, -1):  # x − log(1+x) = x² Σ_{j≥2} (−1)^j x^{j−2}/j  (Horner; tail below 1e-18)
-        series = (-1) ** j / j + series * xs
-    xb = torch.where(small, torch.ones_like(x), x)
-    return torch.where(small, 2 * torch.log(xs.abs()) + torch.log(series), torch.log(xb - torch.log1p(xb)))
+    out = _where_subset(small, _log_m_series, torch.empty_like(x), x)
+    return _where_subset(~small, lambda v: torch.log(v - torch.log1p(v)), out, x)
+
+
+def _log_psi_series(beta, x):
+    """|x|·(|β| + 2) ≤ 0.1: ψ = x² Σ_{j≥2} C(β, j) x^{j−2}; the ratio of consecutive terms is at most 0.1."""
+    coef = beta * (beta - 1) / 2
+    series, power = torch.zeros_like(x), torch.ones_like(x)
+    for j in range(2, 18):
+        series = series + coef * power
+        coef = coef * (beta - j) / (j + 1)
+        power = power * x
+    return 2 * torch.log(x.abs()) + torch.log(series)
+
+
+def _log_psi_near_one(beta, L, x, huge):
+    """β ∈ (1, 2), ε = β − 1: ψ = (1 + x)·[E2(εL) + ε·R], R = L − x/(1 + x), both terms ≥ 0."""
+    eps = beta - 1
+    R = torch.where(huge, L - 1 + torch.exp(-L), L - x / (1 + x))
+    return L + torch.logaddexp(_log_e2(eps * L), torch.log(eps) + torch.log(R))
+
+
+def _log_psi_far(beta, q, u, L, x, huge):
+    """β ≤ 0: ψ = E2(βL) + |β|·M(x); β ≥ 2: ψ = E2(βL) − β·M(x) (the second term is ≤ half the first)."""
+    log_x_huge = torch.log(q) + log_expm1(torch.where(huge, u, torch.ones_like(u)))
+    log_m = torch.where(huge, log_x_huge + torch.log1p(-L * torch.exp(-log_x_huge)),
+                        _log_m(torch.where(huge, torch.ones_like(x), x)))
+    log_e2 = _log_e2(beta * L)
+    log_bm = torch.log(beta.abs()) + log_m
+    return torch.where(beta <= 0, torch.logaddexp(log_e2, log_bm), log_sub(log_e2, log_bm))
+
+
+def _log_psi_large(beta, q, u, x):
+    huge = u > 30  # x itself may exceed the float range there: only logs of it are formed
+    L = torch.where(huge, torch.logaddexp(torch.log1p(-q), torch.log(q) + u), torch.log1p(x))  # L = log(1 + x)
+    near_one = (beta > 1) & (beta < 2)
+    out = _where_subset(near_one, _log_psi_near_one, torch.empty_like(x), beta, L, x, huge)
+    return _where_subset(~near_one, _log_psi_far, out, beta, q, u, L, x, huge)
 
 
 def log_psi(beta: torch.Tensor, q: torch.Tensor, u: torch.Tensor) -> torch.Tensor:
     """log ψ_β(x) at x = q·(e^u − 1), ψ_β(x) = (1 + x)^β − 1 − βx, for β ≥ 1 or β ≤ 0, q < 1, without
     cancellation or overflow (x itself may exceed the float range: then only logs of it are formed)."""
     beta, q, u = torch.broadcast_tensors(beta, q, u)
-    huge = u > 30
-    ub = torch.clamp(u, max=30)
-    x = q * torch.expm1(ub)  # exact only where not huge
-    # |x| small: ψ = x² Σ_{j≥2} C(β, j) x^{j−2}; the ratio of consecutive terms is at most 0.1.
-    small = (x.abs() * (beta.abs() + 2) <= 0.1) & ~huge
-    xs = torch.where(small, x, torch.zeros_like(x))
-    coef = beta * (beta - 1) / 2
-    series, power = torch.zeros_like(x), torch.ones_like(x)
-    for j in range(2, 18):
-        series = series + coef * power
-        coef = coef * (beta - j) / (j + 1)
-        power = power * xs
-    log_small = 2 * torch.log(xs.abs()) + torch.log(series)
-    xb = torch.where(small, torch.ones_like(x), x)
-    # L = log(1 + x); log M, M = x − L; R = L − x/(1 + x)   (all ≥ 0)
-    log_x_huge = torch.log(q) + log_expm1(torch.where(huge, u, torch.ones_like(u)))
-    L_huge = torch.logaddexp(torch.log1p(-q), torch.log(q) + u)
-    L = torch.where(huge, L_huge, torch.log1p(xb))
-    log_m = torch.where(huge, log_x_huge + torch.log1p(-L * torch.exp(-log_x_huge)), _log_m(xb))
-    R = torch.where(huge, L - 1 + torch.exp(-L), L - xb / (1 + xb))
-    # β ∈ (1, 2), ε = β − 1: ψ = (1 + x)·[E2(εL) + ε·R], both terms ≥ 0.
-    eps = beta - 1
-    log_near_one = L + torch.logaddexp(_log_e2(eps * L), torch.log(eps) + torch.log(R))
-    # β ≤ 0: ψ = E2(βL) + |β|·M(x); β ≥ 2: ψ = E2(βL) − β·M(x) (the second term is ≤ half the first).
-    log_e2 = _log_e2(beta * L)
-    log_neg = torch.logaddexp(log_e2, torch.log(beta.abs()) + log_m)
-    log_pos = log_sub(log_e2, torch.log(beta.abs()) + log_m)
-    log_big = torch.where(beta <= 0, log_neg, torch.where(beta < 2, log_near_one, log_pos))
-    return torch.where(small, log_small, log_big)
+    shape = beta.shape
+    beta, q, u = beta.reshape(-1), q.reshape(-1), u.reshape(-1)
+    x = q * torch.expm1(torch.clamp(u, max=30))  # exact only where u ≤ 30
+    small = (x.abs() * (beta.abs() + 2) <= 0.1) & (u <= 30)
+    out = _where_subset(small, _log_psi_series, torch.empty_like(x), beta, x)
+    return _where_subset(~small, _log_psi_large, out, beta, q, u, x).reshape(shape)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -142,7 +179,9 @@ def _windows(beta, q, sigma):
         for _ in range(_FIXED_POINT_ITERATIONS):
             z_lo = beta * _posterior_weight(z_lo, q, sigma)
             z_hi = beta * _posterior_weight(z_hi, q, sigma)
-        wins += [local_window(z_lo), local_window(z_hi)]
+        # and the shoulder at z = β, where μ0·r^β ≈ q^β e^{β(2z−1)/(2σ²)} μ0 is a Gaussian of width σ centred at β:
+        # it need not be a mode (it was missed at β = 45.9235, q = 0.04, σ = 2.85: 3.5e-12 of the mass).
+        wins += [local_window(z_lo), local_window(z_hi), (beta - _W * sigma, beta + _W * sigma)]
     else:
         # the mode of μ0·r^{β}, β < 0, is the root of z = β·w(z) in [β, 0] (a strictly increasing equation)
         lo, hi = beta.clone(), torch.zeros_like(beta)
@@ -174,15 +213,74 @@ def _log_excess_quadrature(beta, q, sigma):
     return log_integral(log_f, bp, inside, _NODES)
 
 
+def _lattice(beta, q, sigma):
+    """The trapezoid lattice of :func:`_log_excess_lattice`: origin c, step h, and per window (last dimension) the
+    first lattice index and the node count, windows made disjoint (each node belongs to one window)."""
+    lo, hi = _windows(beta, q, sigma)
+    lo, order = torch.sort(lo, dim=-1)
+    hi = torch.gather(hi, -1, order)
+    covered = torch.cummax(hi, dim=-1).values  # right end of the union of windows 0..k
+    before = torch.cat([torch.full_like(covered[..., :1], -math.inf), covered[..., :-1]], -1)
+    start, stop = torch.maximum(lo, before), torch.maximum(covered, before)
+    h = torch.minimum(_H_SIGMA * sigma, _H_STRIP * sigma**2)
+    c = lo[..., 0]
+    first = torch.ceil((start - c.unsqueeze(-1)) / h.unsqueeze(-1))
+    last = torch.ceil((stop - c.unsqueeze(-1)) / h.unsqueeze(-1))  # exclusive; equals the next window's first
+    return c, h, first, torch.clamp(last - first, min=0).long()
+
+
+def _log_excess_lattice(beta, q, sigma):
+    """log(E_{μ0}[r^β] − 1) for β > 1 by the trapezoid rule on a uniform lattice restricted to the windows.
+
+    The integrand φ_σ·ψ_β(x(z)) is analytic in the strip |Im z| < πσ² (the branch points of log(1 + x) lie at
+    Re z = ½ + σ² log((1 − q)/q)), has width at least σ around every mode (log r^β is convex for β > 0), and is
+    negligible at the windows' ends, so the trapezoid rule converges geometrically in 1/h (Trefethen & Weideman,
+    "The exponentially convergent trapezoidal rule", SIAM Rev. 56 (2014), Thm 5.1: error ~ e^{−2πd/h} for a strip
+    of half-width d; for a Gaussian of width σ alone, ~e^{−2π²σ²/h²}). With h = min(0.5σ, 0.45σ²) both exponents
+    are ≥ 39; measured against the Gauss–Legendre rule on 2·10⁴ random points of the whole domain: ≤ 6e-13
+    relative in ε (5.6e-13 is the Gauss–Legendre rule's own error there), while h 1.4× larger already gives 1.5e-11,
+    so the step has a margin. About 60 nodes per point at σ ≈ 1 (against 640 Gauss–Legendre nodes), ~400 on
+    average over the whole domain. The lattice is ragged (each point has its own node count); points are
+    processed in chunks of at most 2^21 nodes."""
+    c, h, first, counts = _lattice(beta, q, sigma)
+    per_point = counts.sum(-1)
+    out = torch.empty_like(beta)
+    begin = 0
+    ends = torch.cumsum(per_point, 0)
+    while begin < beta.shape[0]:
+        # the largest chunk [begin, end) with at most _MAX_NODES nodes (at least one point)
+        budget = (ends[begin - 1] if begin else 0) + _MAX_NODES
+        end = max(begin + 1, int(torch.searchsorted(ends, budget, right=True)))
+        rows = slice(begin, end)
+        out[rows] = _lattice_sum(beta[rows], q[rows], sigma[rows], c[rows], h[rows], first[rows], counts[rows])
+        begin = end
+    return out
+
+
+def _lattice_sum(beta, q, sigma, c, h, first, counts):
+    n, k = counts.shape
+    flat = counts.reshape(-1)
+    window = torch.repeat_interleave(torch.arange(n * k, device=beta.device), flat)
+    offset = torch.cumsum(flat, 0) - flat
+    j = first.reshape(-1)[window] + (torch.arange(window.shape[0], device=beta.device) - offset[window]).to(beta.dtype)
+    point = window // k
+    s = sigma[point]
+    z = c[point] + h[point] * j
+    log_f = -z**2 / (2 * s**2) - torch.log(s) + log_psi(beta[point], q[point], (2 * z - 1) / (2 * s**2))
+    top = torch.full_like(beta, -math.inf).scatter_reduce(0, point, log_f, "amax")
+    total = torch.zeros_like(beta).index_add_(0, point, torch.exp(log_f - top[point]))
+    return top + torch.log(total) + torch.log(h) - 0.5 * math.log(2 * math.pi)
+
+
 def log_excess(beta, q, sigma) -> torch.Tensor:
     """log(E_{μ0}[r^β] − 1) for β ≥ 1 + (anything) or β ≤ 0, elementwise (tensors of one shape)."""
     out = torch.empty_like(beta)
     is_int = (beta == torch.round(beta)) & (beta >= 2) & (beta <= _INT_MAX) & (q < 1)
     if bool(is_int.any()):
         out[is_int] = _log_excess_binomial(beta[is_int], q[is_int], sigma[is_int])
-    for sel in (~is_int & (beta > 0), ~is_int & (beta <= 0)):
+    for sel, method in ((~is_int & (beta > 0), _log_excess_lattice), (~is_int & (beta <= 0), _log_excess_quadrature)):
         if bool(sel.any()):
-            out[sel] = _log_excess_quadrature(beta[sel], q[sel], sigma[sel])
+            out[sel] = method(beta[sel], q[sel], sigma[sel])
     return out
 
 

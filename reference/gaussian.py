@@ -207,7 +207,16 @@ def gaussian_sigma(eps, delta):
 
     δ_σ(ε) decreases in σ (from 1 as σ → 0 to 0 as σ → ∞), so σ solves log δ_σ(ε) = log δ in log σ."""
     log_target = mpmath.log(delta)
-    h = lambda t: log_delta_shift(eps, mpmath.exp(-t)) - log_target  # t = log σ; decreasing in t
+    log_floor = -mpf(10) ** 200  # log δ at |μ/2 − ε/μ| > A_MAX, μ/2 < ε/μ: δ < exp(−10^200) (see log_delta_shift)
+    if log_target <= log_floor:
+        raise PrecisionError(f"gaussian_sigma: δ = {mpmath.nstr(delta, 5)} is below the supported exp(−10^200)")
+
+    def h(t):  # t = log σ; decreasing in t
+        mu = mpmath.exp(-t)
+        if eps / mu - mu / 2 > A_MAX:  # the doubling search can reach σ ~ e^1024 for ε ~ 1e-308: δ is below any target
+            return log_floor - log_target
+        return log_delta_shift(eps, mu) - log_target
+
     lo, hi = mpf(-1), mpf(1)
     while h(lo) <= 0:  # σ = e^lo is still private enough: go lower
         lo *= 2

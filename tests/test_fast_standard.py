@@ -97,6 +97,12 @@ def test_gaussian_sigma(eps, delta):
     check_statement("base.gaussian_sigma", eps=eps, delta=delta)
 
 
+def test_gaussian_sigma_at_the_smallest_normal_eps():
+    # found by hypothesis: the reference's doubling search for σ reached σ ~ e^1024, where |μ/2 − ε/μ| > 10^100
+    # made log_delta_shift raise instead of reporting δ below any target
+    check_statement("base.gaussian_sigma", eps=2.2250738585072014e-308, delta=1e-223)
+
+
 def test_gaussian_inversions_round_trip_on_a_batch():
     sigma = torch.logspace(-1, 2, 50, dtype=torch.float64)
     delta = torch.logspace(-300, -1, 50, dtype=torch.float64)

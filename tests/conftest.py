@@ -1,0 +1,8 @@
+"""Hypothesis profiles. The default suite is deterministic (``derandomize``: the same examples on every run and
+machine, so CI cannot fail on a draw nobody can reproduce); ``--hypothesis-profile=explore`` draws fresh random
+examples, for looking for new counterexamples (DEVELOPERS.md). Per-test ``@settings`` keep their own budgets."""
+from hypothesis import settings
+
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("deterministic")
