@@ -4,8 +4,8 @@ dp-accounting's RdpAccountant, all on the SAME orders (Opacus 1.6.0's default al
     (a) `distinct` σ values × `steps` steps each (q fixed);
     (b) `steps` steps with per-step q and σ (all distinct).
 
-Reported per case: ε of each library, max relative difference to dpspec, time of each (best of `repeats`, fewer runs
-once a minute is spent; imports excluded; dp-accounting's time includes `compose`, where it evaluates the RDP), speed ratios.
+Reported per case: ε of each library, max relative difference to dpspec, time of each (best of `repeats` rounds, the
+libraries timed in turn within each round; a library sits out once a minute is spent; imports excluded; dp-accounting's time includes `compose`, where it evaluates the RDP), speed ratios.
 dp-accounting sums the absolute values of the fractional-order series (bug B3 of
 /work/shared/notes/peer-accountants.md): an upper bound, so its ε may exceed the exact one; the case is then
 repeated at the integer orders 2…63 (exact on all sides) to separate that from composition errors.
@@ -27,14 +27,20 @@ from dpspec.fast.accountant import OPACUS_ALPHAS, Accountant
 DELTA = 1e-5
 
 
-def best_time(fn, repeats, budget_s=60.0):
-    """(value, best time, runs): up to ``repeats`` runs, fewer once ``budget_s`` seconds are spent."""
-    times, value = [], None
-    while len(times) < repeats and sum(times) < budget_s:
-        start = time.perf_counter()
-        value = fn()
-        times.append(time.perf_counter() - start)
-    return value, min(times), len(times)
+def interleaved_best_times(fns: dict, repeats: int, budget_s: float = 60.0) -> dict:
+    """{name: (value, best time, runs)}: the functions are timed in rounds, one run of each per round (so that a
+    slow phase of a shared machine hits all of them alike), for ``repeats`` rounds; a function whose runs have
+    taken ``budget_s`` seconds in all sits out the remaining rounds."""
+    times = {name: [] for name in fns}
+    values = {}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            if times[name] and sum(times[name]) >= budget_s:
+                continue
+            start = time.perf_counter()
+            values[name] = fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: (values[name], min(times[name]), len(times[name])) for name in fns}
 
 
 def schedules(quick: bool):
@@ -78,10 +84,9 @@ LIBRARIES = {"dpspec.fast": dpspec_eps, "opacus RDPAccountant": opacus_eps, "dp-
 
 
 def run_case(history, orders, repeats):
-    out = {}
-    for name, fn in LIBRARIES.items():
-        eps, seconds, runs = best_time(lambda: fn(history, orders), repeats)
-        out[name] = {"epsilon": eps, "seconds": seconds, "runs": runs}
+    timed = interleaved_best_times({name: (lambda fn=fn: fn(history, orders)) for name, fn in LIBRARIES.items()},
+                                   repeats)
+    out = {name: {"epsilon": eps, "seconds": seconds, "runs": runs} for name, (eps, seconds, runs) in timed.items()}
     ours = out["dpspec.fast"]
     for name, row in out.items():
         if name != "dpspec.fast":
