@@ -1,6 +1,7 @@
-"""Homogeneous composition of (ε, δ)-DP mechanisms (Kairouz, Oh & Viswanath, ICML 2015, "KOV15"), vectorised
-with a padded ℓ-axis (ℓ = 0..max k of the batch). Mirrors base.kov15_profile and base.kov15_closed
-(reference/composition.py; its docstring derives the profile of the k-fold canonical pair).
+"""Composition, vectorised: RDP additivity and basic (ε, δ) composition (base.rdp_composition,
+base.basic_composition), and homogeneous composition of (ε, δ)-DP mechanisms (Kairouz, Oh & Viswanath, ICML
+2015, "KOV15") with a padded ℓ-axis (ℓ = 0..max k of the batch). Mirrors reference/composition.py (its docstring
+derives the profile of the k-fold canonical pair).
 
 With p = e^ε/(1+e^ε), w_ℓ = C(k,ℓ) p^{k−ℓ} (1−p)^ℓ (Σ w_ℓ = 1) and the active set ℓ with (k−2ℓ)ε > ε_g:
     δ₀(ε_g) = Σ_active w_ℓ (1 − e^{ε_g − (k−2ℓ)ε}),
@@ -16,7 +17,8 @@ import math
 
 import torch
 
-from dpspec.reference.domains import EPS, Integer, Real
+from dpspec.reference.domains import ALPHA, EPS, STEPS, Integer, Real
+from dpspec.reference.errors import DomainError
 
 from ._torch import lbinom, params
 
@@ -25,6 +27,23 @@ STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-1
 SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
 PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
 KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
+
+
+def rdp_composition(curve, steps, alpha) -> torch.Tensor:
+    """ε_T(α) = T·ε(α) (Mironov 2017, Prop. 1), elementwise; ``curve`` maps an α tensor to ε(α) (e.g.
+    :func:`dpspec.fast.conversion.rdp_curve`). A negative ε(α) is no RDP curve: DomainError, as the reference."""
+    steps, alpha = params(steps=(steps, STEPS), alpha=(alpha, ALPHA))
+    value = curve(alpha)
+    if bool((value < 0).any()) or bool(torch.isnan(value).any()):
+        bad = value[(value < 0) | torch.isnan(value)][0].item()
+        raise DomainError("curve", f"eps(alpha) = {bad!r}", "an RDP curve with eps(alpha) >= 0")
+    return steps * value
+
+
+def basic_composition(eps, delta, k) -> tuple[torch.Tensor, torch.Tensor]:
+    """(kε, kδ) (Dwork & Roth 2014, Thm 3.16), elementwise."""
+    eps, delta, k = params(eps=(eps, EPS), delta=(delta, STEP_DELTA), k=(k, STEPS))
+    return k * eps, k * delta
 
 
 def kov15_profile(eps, delta, k, eps_total) -> torch.Tensor:

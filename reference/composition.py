@@ -55,6 +55,7 @@ def rdp_composition(curve, steps, alpha):
 
 register(Statement(
     id="base.rdp_composition",
+    fast="dpspec.fast.composition:rdp_composition",
     source=Source("outside", "Prop. 1", "adaptive composition of RDP mechanisms adds their ε(α)",
                   "Mironov, Rényi Differential Privacy, CSF 2017"),
     kind="rdp",
@@ -83,6 +84,7 @@ def basic_composition(eps, delta, k):
 
 register(Statement(
     id="base.basic_composition",
+    fast="dpspec.fast.composition:basic_composition",
     source=Source("outside", "Thm 3.16", "basic composition of (ε, δ)-DP mechanisms",
                   "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
     kind="eps_delta",

@@ -384,6 +384,31 @@ def test_kov15_closed(eps, delta, k, delta_prime):
     check_statement("base.kov15_closed", eps=eps, delta=delta, k=k, delta_prime=delta_prime)
 
 
+@FEW
+@given(eps=st.one_of(st.floats(0, 20), log_uniform(1e-9, 20)), delta=KOV_DELTA, k=st.integers(1, 10**6))
+def test_basic_composition(eps, delta, k):
+    check_statement("base.basic_composition", eps=eps, delta=delta, k=k)
+
+
+@FEW
+@given(sigma=SIGMAS, steps=st.integers(1, 10**6), alpha=ALPHAS)
+def test_rdp_composition_of_the_gaussian_curve(sigma, steps, alpha):
+    from dpspec.fast import composition
+
+    with mp.workdps(DPS):
+        ref = reference("base.rdp_composition", curve=catalogue.curve("base.gaussian_rdp", sigma=sigma), steps=steps,
+                        alpha=alpha)
+    fast = composition.rdp_composition(conversion.rdp_curve("base.gaussian_rdp", sigma=sigma), steps, alpha)
+    _agree(fast, ref, 1e-10)
+
+
+def test_rdp_composition_refuses_a_negative_curve():
+    from dpspec.fast import composition
+
+    with pytest.raises(DomainError, match="curve"):
+        composition.rdp_composition(lambda a: 1 - a, 10, 2.0)
+
+
 def test_kov15_profile_on_a_batch_with_mixed_k():
     from dpspec.fast import composition
 
