@@ -1,15 +1,15 @@
 """Composition, vectorised: RDP additivity and basic (ε, δ) composition (base.rdp_composition,
 base.basic_composition), and homogeneous composition of (ε, δ)-DP mechanisms (Kairouz, Oh & Viswanath, ICML
-2015, "KOV15") with a padded ℓ-axis (ℓ = 0..max k of the batch). Mirrors reference/composition.py (its docstring
-derives the profile of the k-fold canonical pair).
+2015, "KOV15"). Mirrors reference/composition.py (its docstring derives the profile of the k-fold canonical pair).
 
 With p = e^ε/(1+e^ε), w_ℓ = C(k,ℓ) p^{k−ℓ} (1−p)^ℓ (Σ w_ℓ = 1) and the active set ℓ with (k−2ℓ)ε > ε_g:
     δ₀(ε_g) = Σ_active w_ℓ (1 − e^{ε_g − (k−2ℓ)ε}),
     1 − δ₀  = Σ_inactive w_ℓ + Σ_active w_ℓ e^{ε_g − (k−2ℓ)ε}     (used when δ₀ > 1/2, no cancellation),
     δ_g     = −expm1(k log1p(−δ) + log(1 − δ₀))                      (KOV15 Thm 3.3).
-All sums are of non-negative terms, in log space. log C(k,ℓ) comes from lgamma: its absolute error grows like
-1e-16·log Γ(k+1) (≈ 3e-12 relative at k = 2000, 1e-10 at k ≈ 5·10⁴); the statement's domain allows k ≤ 10⁵.
-Memory: batch × (max k + 1) float64 values per temporary.
+All sums are of non-negative terms, in log space, each over a window of ±√(30(k+2)) terms around its largest
+term (the log-terms are concave in ℓ; see _half_width), so a point costs O(√k) terms, not O(k). log C(k,ℓ) comes
+from a table of lgamma values: its absolute error grows like 1e-16·log Γ(k+1) (≈ 3e-12 relative at k = 2000,
+1e-10 at k ≈ 10⁵, the domain's end).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import torch
 from dpspec.reference.domains import ALPHA, EPS, STEPS, Integer, Real
 from dpspec.reference.errors import DomainError
 
-from ._torch import lbinom, params
+from ._torch import params
 
 # the domains of reference/composition.py (copied: that module imports mpmath)
 STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
@@ -47,26 +47,104 @@ def basic_composition(eps, delta, k) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def kov15_profile(eps, delta, k, eps_total) -> torch.Tensor:
-    """δ_g = 1 − (1−δ)^k (1 − Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊/(1+e^ε)^k) (KOV15 Thm 3.3), elementwise."""
+    """δ_g = 1 − (1−δ)^k (1 − Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊/(1+e^ε)^k) (KOV15 Thm 3.3), elementwise.
+
+    Each of the sums of the module docstring runs over a window of its index set around its largest term (see
+    :func:`_log_windowed_sum`); 1 − δ₀ from the two other sums only where δ₀ > 1/2."""
     eps, delta, k, eps_total = params(eps=(eps, PER_STEP_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
                                       eps_total=(eps_total, EPS))
-    ell = torch.arange(int(k.max().item()) + 1, dtype=eps.dtype, device=eps.device)
-    e, kk, g = eps.unsqueeze(-1), k.unsqueeze(-1), eps_total.unsqueeze(-1)
-    log_p = -torch.nn.functional.softplus(-e)  # log e^ε/(1+e^ε)
-    log_1mp = -torch.nn.functional.softplus(e)  # log 1/(1+e^ε)
-    valid = ell <= kk
-    ellc = torch.minimum(ell, kk)
-    log_w = lbinom(kk, ellc) + (kk - ellc) * log_p + ellc * log_1mp
-    gap = g - (kk - 2 * ellc) * e  # < 0 on the active set
-    active = valid & (gap < 0)
-    neg_inf = torch.full_like(log_w, -math.inf)
-    safe_gap = torch.where(active, gap, -torch.ones_like(gap))
-    log_delta0 = torch.logsumexp(torch.where(active, log_w + torch.log(-torch.expm1(safe_gap)), neg_inf), -1)
-    inactive = torch.logsumexp(torch.where(valid & ~active, log_w, neg_inf), -1)
-    active_rest = torch.logsumexp(torch.where(active, log_w + safe_gap, neg_inf), -1)
-    log_one_minus = torch.where(log_delta0 <= -math.log(2), torch.log1p(-torch.exp(log_delta0)),
-                                torch.logaddexp(inactive, active_rest))
-    return -torch.expm1(k * torch.log1p(-delta) + log_one_minus)
+    shape = eps.shape
+    e, d, kk, g = (t.reshape(-1) for t in torch.broadcast_tensors(eps, delta, k, eps_total))
+    log_factorial = torch.lgamma(torch.arange(int(kk.max().item()) + 2, dtype=e.dtype, device=e.device) + 1)
+    terms = _KovTerms(e, kk, g, log_factorial)
+    n_active = terms.n_active()  # ℓ < n_active: (k − 2ℓ)ε > ε_g
+    top = torch.minimum(n_active - 1, kk)
+    log_delta0 = _log_windowed_sum(terms, "delta0", torch.zeros_like(kk), top)
+    log_one_minus = torch.log1p(-torch.exp(torch.clamp(log_delta0, max=0.0)))
+    big = log_delta0 > -math.log(2)
+    if bool(big.any()):
+        sub = terms.select(big)
+        inactive = _log_windowed_sum(sub, "inactive", n_active[big], kk[big])
+        active_rest = _log_windowed_sum(sub, "rest", torch.zeros_like(kk[big]), top[big])
+        log_one_minus[big] = torch.logaddexp(inactive, active_rest)
+    return (-torch.expm1(kk * torch.log1p(-d) + log_one_minus)).reshape(shape)
+
+
+class _KovTerms:
+    """log of the terms of the three KOV15 sums at integer ℓ (float tensors), per point of a flat batch."""
+
+    def __init__(self, e, k, g, log_factorial):
+        self.e, self.k, self.g, self.log_factorial = e, k, g, log_factorial
+        self.log_p = -torch.nn.functional.softplus(-e)  # log e^ε/(1+e^ε)
+        self.log_1mp = -torch.nn.functional.softplus(e)  # log 1/(1+e^ε)
+
+    def select(self, mask):
+        return _KovTerms(self.e[mask], self.k[mask], self.g[mask], self.log_factorial)
+
+    def gap(self, ell, rows=...):
+        return self.g[rows] - (self.k[rows] - 2 * ell) * self.e[rows]  # < 0 exactly on the active set
+
+    def n_active(self):
+        """The number of ℓ ≥ 0 with gap(ℓ) < 0 (gap increases with ℓ), from the closed form, then corrected by
+        the same float comparison the sums use."""
+        n = torch.clamp(torch.ceil((self.k - self.g / self.e) / 2), min=0)
+        n = torch.minimum(n, self.k + 1)
+        for _ in range(2):
+            n = torch.where((n > 0) & (self.gap(n - 1) >= 0), n - 1, n)
+            n = torch.where((n <= self.k) & (self.gap(n) < 0), n + 1, n)
+        return n
+
+    def log(self, kind, ell, rows=...):
+        """log of term ``kind`` at ℓ (ell: tensor of shape (rows,) or (rows, j)); ℓ must lie in [0, k]."""
+        k = self.k[rows]
+        e, lp, l1p = self.e[rows], self.log_p[rows], self.log_1mp[rows]
+        if ell.ndim == 2:
+            k, e, lp, l1p = k.unsqueeze(-1), e.unsqueeze(-1), lp.unsqueeze(-1), l1p.unsqueeze(-1)
+            gap = self.g[rows].unsqueeze(-1) - (k - 2 * ell) * e
+        else:
+            gap = self.g[rows] - (k - 2 * ell) * e
+        lf = self.log_factorial
+        log_w = lf[k.long()] - lf[ell.long()] - lf[(k - ell).long()] + (k - ell) * lp + ell * l1p
+        if kind == "delta0":
+            return log_w + torch.log(-torch.expm1(torch.clamp(gap, max=-1e-300)))
+        if kind == "rest":
+            return log_w + gap
+        return log_w
+
+
+# half-width of a window around a sum's largest term: the log of every term is concave in ℓ with second
+# difference ≤ −4/(k+2) (that of the binomial weights), so a term H from the largest is below it by at least
+# 2(H−1)²/(k+2) ≥ 60, and all terms outside the window together are below e^{−60}(k+1) < 1e-20 of the sum.
+def _half_width(k):
+    return torch.ceil(torch.sqrt(30 * (k + 2))) + 2
+
+
+def _log_windowed_sum(terms: _KovTerms, kind: str, lo: torch.Tensor, hi: torch.Tensor) -> torch.Tensor:
+    """log Σ_{ℓ=lo}^{hi} of the terms ``kind`` (−inf where the range is empty), over a window around the largest
+    term: its position by a vectorised binary search on the sign of the (non-increasing) log-differences,
+    then at most 2H + 1 terms. Points are grouped by window length (powers of two) to limit padding."""
+    n = lo.shape[0]
+    out = torch.full_like(lo, -math.inf)
+    nonempty = hi >= lo
+    # argmax: the smallest ℓ in [lo, hi] with log t(ℓ+1) ≤ log t(ℓ), or hi
+    a, b = lo.clone(), torch.maximum(hi, lo)
+    for _ in range(int(math.ceil(math.log2(float(terms.k.max().item()) + 2))) + 1):
+        mid = torch.floor((a + b) / 2)
+        step = mid + 1 <= hi
+        rising = step & (terms.log(kind, torch.minimum(mid + 1, terms.k)) > terms.log(kind, mid))
+        a, b = torch.where(rising, mid + 1, a), torch.where(rising, b, mid)
+    h = _half_width(terms.k)
+    start, stop = torch.maximum(a - h, lo), torch.minimum(a + h, hi)
+    length = torch.clamp(stop - start + 1, min=1)
+    bucket = torch.ceil(torch.log2(length)).long()
+    for level in torch.unique(bucket[nonempty]).tolist():
+        rows = torch.nonzero(nonempty & (bucket == level)).squeeze(-1)
+        ell = start[rows].unsqueeze(-1) + torch.arange(2**level, dtype=lo.dtype, device=lo.device)
+        inside = ell <= stop[rows].unsqueeze(-1)
+        ell = torch.minimum(ell, stop[rows].unsqueeze(-1))
+        values = torch.where(inside, terms.log(kind, ell, rows), torch.full_like(ell, -math.inf))
+        out[rows] = torch.logsumexp(values, dim=-1)
+    return out
 
 
 def kov15_closed(eps, delta, k, delta_prime) -> tuple[torch.Tensor, torch.Tensor]:
