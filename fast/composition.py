@@ -8,8 +8,9 @@ With p = e^ε/(1+e^ε), w_ℓ = C(k,ℓ) p^{k−ℓ} (1−p)^ℓ (Σ w_ℓ = 1) 
     δ_g     = −expm1(k log1p(−δ) + log(1 − δ₀))                      (KOV15 Thm 3.3).
 All sums are of non-negative terms, in log space, each over a window of ±√(30(k+2)) terms around its largest
 term (the log-terms are concave in ℓ; see _half_width), so a point costs O(√k) terms, not O(k). log C(k,ℓ) comes
-from a table of lgamma values: its absolute error grows like 1e-16·log Γ(k+1) (≈ 3e-12 relative at k = 2000,
-1e-10 at k ≈ 10⁵, the domain's end).
+from a table of lgamma values for k ≤ 4096 (absolute error about 1e-16·log Γ(k+1) ≤ 3e-12) and from Loader's
+saddle-point form above (absolute error a few 1e-16 whatever k; lgamma differences would lose 1e-10 at k = 10⁵,
+the domain's end).
 """
 from __future__ import annotations
 
@@ -94,8 +95,10 @@ class _KovTerms:
             n = torch.where((n <= self.k) & (self.gap(n) < 0), n + 1, n)
         return n
 
-    def log(self, kind, ell, rows=...):
-        """log of term ``kind`` at ℓ (ell: tensor of shape (rows,) or (rows, j)); ℓ must lie in [0, k]."""
+    def log(self, kind, ell, rows=..., precise=True):
+        """log of term ``kind`` at ℓ (ell: tensor of shape (rows,) or (rows, j)); ℓ must lie in [0, k]. log C(k,ℓ)
+        from log-gamma differences, or, for k > 4096 unless ``precise=False`` (enough to compare neighbours),
+        from Loader's form (:func:`_log_binomial_pmf`)."""
         k = self.k[rows]
         e, lp, l1p = self.e[rows], self.log_p[rows], self.log_1mp[rows]
         if ell.ndim == 2:
@@ -105,11 +108,61 @@ class _KovTerms:
             gap = self.g[rows] - (k - 2 * ell) * e
         lf = self.log_factorial
         log_w = lf[k.long()] - lf[ell.long()] - lf[(k - ell).long()] + (k - ell) * lp + ell * l1p
+        large = (k > _LGAMMA_K_MAX).reshape(-1)
+        if precise and bool(large.any()):  # there log-gamma differences lose more than 1e-16·log(4096!) ≈ 3e-12
+            log_w[large] = _log_binomial_pmf(ell[large], k[large], lp[large], l1p[large], lf)
         if kind == "delta0":
             return log_w + torch.log(-torch.expm1(torch.clamp(gap, max=-1e-300)))
         if kind == "rest":
             return log_w + gap
         return log_w
+
+
+_LGAMMA_K_MAX = 4096
+_STIRLERR_SERIES = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188)
+
+
+def _stirlerr(n: torch.Tensor, log_factorial: torch.Tensor) -> torch.Tensor:
+    """log n! − log(√(2πn)(n/e)^n) for integers n ≥ 1: from the table below 16, else its asymptotic series
+    (Loader 2000, "Fast and accurate computation of binomial probabilities"; error < 1e-17 for n ≥ 16)."""
+    small = n < 16
+    ns = torch.where(small, n, torch.ones_like(n))
+    table = log_factorial[ns.long()] - (ns + 0.5) * torch.log(ns) + ns - 0.5 * math.log(2 * math.pi)
+    nb = torch.where(small, torch.full_like(n, 16.0), n)
+    inv2 = 1 / (nb * nb)
+    series = torch.zeros_like(nb)
+    for c in reversed(_STIRLERR_SERIES):
+        series = series * inv2 + c
+    return torch.where(small, table, series / nb)
+
+
+def _bd0(x: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+    """x log(x/m) + m − x ≥ 0 without cancellation (Loader 2000): a series in v = (x − m)/(x + m) when x ≈ m."""
+    close = (x - m).abs() < 0.1 * (x + m)
+    v = torch.where(close, (x - m) / (x + m), torch.zeros_like(x))
+    total = (x - m) * v
+    term = 2 * x * v
+    v2 = v * v
+    for j in range(1, 10):  # |v| < 0.1: the terms fall by 100 per step (the 10th is below 1e-20 of the first)
+        term = term * v2
+        total = total + term / (2 * j + 1)
+    direct = x * torch.log(torch.where(close, torch.ones_like(x), x / m)) + m - x
+    return torch.where(close, total, direct)
+
+
+def _log_binomial_pmf(ell, k, log_p, log_1mp, log_factorial):
+    """log C(k,ℓ) p^{k−ℓ}(1−p)^ℓ to an absolute error of a few 1e-16·(1 + |log term|) whatever k (Loader's
+    saddle-point form; log-gamma differences lose 1e-16·log k! ≈ 1e-10 at k = 10⁵). ``k``, ``log_p``,
+    ``log_1mp`` may have size 1 along the dimensions in which ``ell`` varies; what depends on them only is
+    computed at their size."""
+    inner = (ell > 0) & (ell < k)
+    li = torch.where(inner, ell, torch.ones_like(ell))
+    kc = torch.clamp(k, min=2.0)
+    mean_low, mean_high = kc * torch.exp(log_1mp), kc * torch.exp(log_p)  # E ℓ, E(k − ℓ)
+    lc = (_stirlerr(kc, log_factorial) - _stirlerr(li, log_factorial) - _stirlerr(torch.clamp(kc - li, min=1.0), log_factorial)
+          - _bd0(li, mean_low) - _bd0(kc - li, mean_high))
+    log_inner = lc - 0.5 * (math.log(2 * math.pi) + torch.log(li) + torch.log1p(-li / kc))
+    return torch.where(inner, log_inner, torch.where(ell == 0, k * log_p, k * log_1mp))
 
 
 # half-width of a window around a sum's largest term: the log of every term is concave in ℓ with second
@@ -131,7 +184,8 @@ def _log_windowed_sum(terms: _KovTerms, kind: str, lo: torch.Tensor, hi: torch.T
     for _ in range(int(math.ceil(math.log2(float(terms.k.max().item()) + 2))) + 1):
         mid = torch.floor((a + b) / 2)
         step = mid + 1 <= hi
-        rising = step & (terms.log(kind, torch.minimum(mid + 1, terms.k)) > terms.log(kind, mid))
+        rising = step & (terms.log(kind, torch.minimum(mid + 1, terms.k), precise=False)
+                         > terms.log(kind, mid, precise=False))
         a, b = torch.where(rising, mid + 1, a), torch.where(rising, b, mid)
     h = _half_width(terms.k)
     start, stop = torch.maximum(a - h, lo), torch.minimum(a + h, hi)

@@ -409,6 +409,17 @@ def test_rdp_composition_refuses_a_negative_curve():
         composition.rdp_composition(lambda a: 1 - a, 10, 2.0)
 
 
+@pytest.mark.parametrize("eps, delta, k, eps_total", [(1e-3, 0.0, 100000, 0.5), (0.01, 1e-8, 100000, 5.0),
+                                                      (0.1, 0.0, 100000, 600.0), (0.002, 1e-10, 54321, 0.9)])
+def test_kov15_profile_at_the_largest_k_to_1e_12(eps, delta, k, eps_total):
+    # log-gamma differences lose 1e-16·log(k!) ≈ 1e-10 at k = 10⁵ (the first fast version was 1.0e-10 off here);
+    # Loader's saddle-point form of the binomial weights keeps a few 1e-16 absolute
+    from dpspec.fast import composition
+
+    ref = float(reference("base.kov15_profile", eps=eps, delta=delta, k=k, eps_total=eps_total))
+    assert abs(float(composition.kov15_profile(eps, delta, k, eps_total)) - ref) <= 1e-12 * ref
+
+
 def test_kov15_profile_on_a_batch_with_mixed_k():
     from dpspec.fast import composition
 
