@@ -70,6 +70,7 @@ def gdp_subsampled(alpha, p, mu):
 
 register(Statement(
     id="base.gdp_subsampled",
+    fast="dpspec.fast.fdp:gdp_subsampled",
     source=Source("outside", "Thm 4.2", "the subsampling operator C_p on G_μ (closed form derived in the "
                   "module docstring)", DRS),
     kind="tradeoff",

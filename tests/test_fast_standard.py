@@ -441,6 +441,24 @@ def test_gdp_tradeoff(alpha, mu):
     check_statement("base.gdp_tradeoff", alpha=alpha, mu=mu)
 
 
+TYPE_I_ERRORS = st.one_of(st.floats(0, 1), log_uniform(1e-300, 1), log_uniform(1e-16, 0.5).map(lambda t: 1 - t),
+                          st.sampled_from([0.0, 0.5, 1.0]))
+
+
+@SLOW
+@given(alpha=TYPE_I_ERRORS, p=RATES, mu=MUS)
+def test_gdp_subsampled(alpha, p, mu):
+    check_statement("base.gdp_subsampled", alpha=alpha, p=p, mu=mu)
+
+
+@pytest.mark.parametrize("alpha, p, mu", [(0.99, 0.01, 10.0), (0.01, 0.99, 10.0), (0.3, 1.0, 10.0),
+                                          (1 - 1e-12, 0.5, 10.0), (0.5, 0.3, 0.0), (1.0, 0.2, 3.0)])
+def test_gdp_subsampled_where_float_forms_lose_digits(alpha, p, mu):
+    # each point failed 1e-10 in a first version: the root of p Φ(μ − z) + (1 − p)Φ(−z) = 1 − α taken in a flat
+    # form, 1 − α − p formed with 1 − α rounded, or the Newton slope NaN at p = 1
+    check_statement("base.gdp_subsampled", alpha=alpha, p=p, mu=mu)
+
+
 @FEW
 @given(eps=EPSILONS, mu=st.one_of(MUS, log_uniform(1e-12, 1)))
 def test_gdp_profile(eps, mu):
