@@ -21,7 +21,7 @@ import torch
 from dpspec.reference.domains import ALPHA, EPS, STEPS, Integer, Real
 from dpspec.reference.errors import DomainError
 
-from ._torch import params
+from ._torch import log1mexp, params
 
 # the domains of reference/composition.py (copied: that module imports mpmath)
 STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
@@ -69,6 +69,71 @@ def kov15_profile(eps, delta, k, eps_total) -> torch.Tensor:
         active_rest = _log_windowed_sum(sub, "rest", torch.zeros_like(kk[big]), top[big])
         log_one_minus[big] = torch.logaddexp(inactive, active_rest)
     return (-torch.expm1(kk * torch.log1p(-d) + log_one_minus)).reshape(shape)
+
+
+def kov15_optimal(eps, delta, k, delta_prime) -> tuple[torch.Tensor, torch.Tensor]:
+    """(ε_g, δ_g) of the optimal homogeneous composition (KOV15 Thm 3.3) in the form of Thm 3.4, elementwise:
+    ε_g = min{ε' ≥ 0 : δ₀(ε') ≤ δ'} and δ_g = 1 − (1−δ)^k(1 − δ'), as the reference ``kov15_optimal``.
+
+    The segment [(k−2i)ε, (k−2i+2)ε) holding ε_g is found by a vectorised binary search on i (δ₀ at the grid
+    points increases with i); on it δ₀(ε') = A − e^{ε'}B (A, B: sums over ℓ < i of the weights C(k,ℓ)p^{k−ℓ}(1−p)^ℓ
+    and C(k,ℓ)p^ℓ(1−p)^{k−ℓ}), so ε_g = log((A − δ')/B), the reference's closed form. A − δ' can cancel in float,
+    so four Newton steps on log δ₀(ε') = log δ' follow (on log(1 − δ₀) = log(1 − δ') where δ' > 1/2: near δ' = 1
+    the first form would need log δ₀ to 1e-16 of 1 − δ'), each side a sum of positive terms, kept in the segment."""
+    eps, delta, k, delta_prime = params(eps=(eps, PER_STEP_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
+                                        delta_prime=(delta_prime, SLACK_DELTA))
+    shape = eps.shape
+    e, d, kk, dp = (t.reshape(-1) for t in torch.broadcast_tensors(eps, delta, k, delta_prime))
+    log_dp = torch.log(dp)
+    log_factorial = torch.lgamma(torch.arange(int(kk.max().item()) + 2, dtype=e.dtype, device=e.device) + 1)
+    zeros = torch.zeros_like(kk)
+
+    near_one = dp > 0.5  # there δ₀ = δ' is solved as 1 − δ₀ = 1 − δ' (exact: Sterbenz), both sides small
+    log_target = torch.where(near_one, torch.log1p(-dp), log_dp)
+
+    def log_delta0(eps_g):
+        terms = _KovTerms(e, kk, eps_g, log_factorial)
+        return _log_windowed_sum(terms, "delta0", zeros, torch.minimum(terms.n_active() - 1, kk))
+
+    def objective(eps_g):
+        """log δ₀(ε') (δ' ≤ 1/2, decreasing) or log(1 − δ₀(ε')) (δ' > 1/2, increasing), each a positive sum."""
+        terms = _KovTerms(e, kk, eps_g, log_factorial)
+        n = terms.n_active()
+        top = torch.minimum(n - 1, kk)
+        out = _log_windowed_sum(terms, "delta0", zeros, top)
+        if bool(near_one.any()):
+            sub = terms.select(near_one)
+            out[near_one] = torch.logaddexp(_log_windowed_sum(sub, "inactive", n[near_one], kk[near_one]),
+                                            _log_windowed_sum(sub, "rest", zeros[near_one], top[near_one]))
+        return out
+
+    def reaches(i):  # δ₀((k − 2i)ε) ≥ δ', or the grid point is ≤ 0
+        grid = (kk - 2 * i) * e
+        value = objective(torch.clamp(grid, min=0.0))
+        return (grid <= 0) | torch.where(near_one, value <= log_target, value >= log_target)
+
+    lo, hi = torch.ones_like(kk), torch.floor((kk + 1) / 2) + 1  # reaches(hi): (k − 2·hi)ε ≤ 0
+    for _ in range(int(math.ceil(math.log2(float(kk.max().item()) + 2))) + 1):
+        mid = torch.floor((lo + hi) / 2)
+        ok = reaches(mid)
+        open_ = lo < hi
+        hi, lo = torch.where(open_ & ok, mid, hi), torch.where(open_ & ~ok, mid + 1, lo)
+    i = lo
+    weights = _KovTerms(e, kk, zeros, log_factorial)
+    log_a = _log_windowed_sum(weights, "inactive", zeros, i - 1)  # log A: Σ_{ℓ<i} C(k,ℓ)p^{k−ℓ}(1−p)^ℓ
+    log_b = _log_windowed_sum(weights, "rest", zeros, i - 1)  # log B: the same times e^{−(k−2ℓ)ε}
+    seg_lo = torch.clamp((kk - 2 * i) * e, min=0.0)
+    seg_hi = (kk - 2 * i + 2) * e
+    eps_g = log_a + log1mexp(torch.clamp(log_dp - log_a, max=0.0)) - log_b
+    eps_g = torch.clamp(torch.nan_to_num(eps_g, nan=0.0), min=seg_lo, max=seg_hi)
+    for _ in range(4):  # Newton: d δ₀/dε' = −e^{ε'}B on the segment
+        value = objective(eps_g)
+        slope = torch.exp(eps_g + log_b - value)  # |d objective/dε'|
+        step = (value - log_target) / torch.where(near_one, slope, -slope)
+        eps_g = torch.where(torch.isfinite(step), torch.clamp(eps_g - step, min=seg_lo, max=seg_hi), eps_g)
+    eps_g = torch.where((dp >= 1) | (log_delta0(zeros) <= log_dp), zeros, eps_g)  # δ₀ ≤ 1 always (not in float)
+    delta_g = -torch.expm1(kk * torch.log1p(-d) + torch.log1p(-dp))
+    return eps_g.reshape(shape), delta_g.reshape(shape)
 
 
 class _KovTerms:

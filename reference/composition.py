@@ -228,9 +228,23 @@ def kov15_optimal(eps, delta, k, delta_prime):
     points (k−2i)ε, so ε_g is found in closed form on the right segment: with A, B the sums over
     ℓ < i of C(k,ℓ)e^{(k−ℓ)ε} and C(k,ℓ)e^{ℓε} (over (1+e^ε)^k), ε_g = log((A − δ')/B)."""
     delta_g = -mpmath.expm1(k * mpmath.log1p(-delta) + mpmath.log1p(-delta_prime))
+    # δ' = 1: δ₀ ≤ 1 always; decided here because log δ₀(0) can round to ≥ 0 when 1 − δ₀(0) is below the working
+    # precision (ε = 1, k = 804: the 38- and 50-digit passes disagreed)
+    if delta_prime >= 1:
+        return mpf(0), delta_g
+    # near δ' = 1, log δ₀ − log δ' ≈ (1 − δ') − (1 − δ₀) loses log10(1/(1 − δ')) digits: carry them as guard digits
+    # (ε = 1, k = 117, δ' = 1 − 1.4e-7 failed the two-precision self-check without them)
+    guard = max(0, int(-mpmath.log10(1 - delta_prime))) + 5 if delta_prime > 0.5 else 0
+    with mp.workdps(mp.dps + guard):
+        eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
+    return +eps_g, delta_g
+
+
+def _kov15_optimal_eps(eps, k, delta_prime):
+    """ε_g of :func:`kov15_optimal` (see there), at the current precision."""
     log_dp = mpmath.log(delta_prime)
     if _log_delta0(mpf(0), eps, k) <= log_dp:
-        return mpf(0), delta_g
+        return mpf(0)
     log_q, log_p = _log_q(eps), _log_p(eps)
     log_a = lambda i: _log_binomial_sum(k, log_q, log_p, i)  # Σ_{ℓ<i} C(k,ℓ)e^{(k−ℓ)ε}/(1+e^ε)^k
     log_b = lambda i: _log_binomial_sum(k, log_p, log_q, i)  # Σ_{ℓ<i} C(k,ℓ)e^{ℓε}/(1+e^ε)^k
@@ -253,11 +267,12 @@ def kov15_optimal(eps, delta, k, delta_prime):
     # on [(k−2i)ε, (k−2i+2)ε) the active terms are ℓ < i: δ₀(ε') = A − e^{ε'}B, so ε_g = log((A − δ')/B)
     la, lb = log_a(lo), log_b(lo)
     eps_g = la + log1mexp(log_dp - la) - lb
-    return max(eps_g, mpf(0)), delta_g
+    return max(eps_g, mpf(0))
 
 
 register(Statement(
     id="base.kov15_optimal",
+    fast="dpspec.fast.composition:kov15_optimal",
     source=Source("outside", "Thm 3.3", "optimal homogeneous composition of (ε, δ)-DP mechanisms", KOV15),
     kind="eps_delta",
     claim="exact",

@@ -143,3 +143,9 @@ def test_kov15_profile_stays_real_and_below_one_when_delta0_is_near_one():
     small = st.evaluate(eps="0.001", delta="1e-12", k=2000, eps_total="2").value  # δ₀ = 0: δ_g = 1 − (1−δ)^k
     with mpmath.workdps(60):
         assert abs(small - (1 - (1 - mpmath.mpf("1e-12")) ** 2000)) < mpmath.mpf(10) ** -55
+
+
+def test_kov15_optimal_with_no_slack_left_is_zero_even_when_delta0_rounds_to_one():
+    # found by hypothesis (explore profile): 1 − δ₀(0) ~ e^{-800} rounded log δ₀(0) to ≥ 0 at 38 digits only
+    eps_g, delta_g = ev("base.kov15_optimal", eps=1, delta=0, k=804, delta_prime=1)
+    assert eps_g == 0 and delta_g == 1

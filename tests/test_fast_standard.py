@@ -380,6 +380,33 @@ def test_kov15_profile(eps, delta, k, fraction):
 
 @FEW
 @given(eps=KOV_EPS, delta=KOV_DELTA, k=KOV_K, delta_prime=st.one_of(log_uniform(1e-300, 1), st.just(1.0)))
+def test_kov15_optimal(eps, delta, k, delta_prime):
+    check_statement("base.kov15_optimal", eps=eps, delta=delta, k=k, delta_prime=delta_prime)
+
+
+@pytest.mark.parametrize("eps, delta, k, delta_prime", [(1.0, 0.0, 124, 0.9999998627552429),
+                                                        (1.0, 0.0, 117, 0.9999998627552429),
+                                                        (1.0, 0.0, 804, 1.0)])
+def test_kov15_optimal_near_no_slack(eps, delta, k, delta_prime):
+    # found by hypothesis (explore): near δ' = 1 the fast path lost 2e-7 solving log δ₀ = log δ' (now 1 − δ₀ =
+    # 1 − δ'), and the reference failed its two-precision self-check (now carries log10(1/(1 − δ')) guard digits)
+    check_statement("base.kov15_optimal", eps=eps, delta=delta, k=k, delta_prime=delta_prime)
+
+
+def test_kov15_optimal_batch_equals_pointwise_and_stays_below_the_closed_form():
+    from dpspec.fast import composition
+
+    eps = torch.tensor([0.1, 0.01, 1.0, 0.002], dtype=torch.float64)
+    k = torch.tensor([100.0, 5000.0, 3.0, 100000.0], dtype=torch.float64)
+    batch, _ = composition.kov15_optimal(eps, 0.0, k, 1e-6)
+    single = torch.stack([composition.kov15_optimal(e, 0.0, kk, 1e-6)[0] for e, kk in zip(eps, k)])
+    assert torch.allclose(batch, single, rtol=1e-14, atol=0)
+    closed, _ = composition.kov15_closed(eps, 0.0, k, 1e-6)
+    assert (batch <= closed).all()  # Thm 3.4 is a relaxation of Thm 3.3
+
+
+@FEW
+@given(eps=KOV_EPS, delta=KOV_DELTA, k=KOV_K, delta_prime=st.one_of(log_uniform(1e-300, 1), st.just(1.0)))
 def test_kov15_closed(eps, delta, k, delta_prime):
     check_statement("base.kov15_closed", eps=eps, delta=delta, k=k, delta_prime=delta_prime)
 
