@@ -78,8 +78,9 @@ def kov15_optimal(eps, delta, k, delta_prime) -> tuple[torch.Tensor, torch.Tenso
     The segment [(k−2i)ε, (k−2i+2)ε) holding ε_g is found by a vectorised binary search on i (δ₀ at the grid
     points increases with i); on it δ₀(ε') = A − e^{ε'}B (A, B: sums over ℓ < i of the weights C(k,ℓ)p^{k−ℓ}(1−p)^ℓ
     and C(k,ℓ)p^ℓ(1−p)^{k−ℓ}), so ε_g = log((A − δ')/B), the reference's closed form. A − δ' can cancel in float,
-    so four Newton steps on log δ₀(ε') = log δ' follow (on log(1 − δ₀) = log(1 − δ') where δ' > 1/2: near δ' = 1
-    the first form would need log δ₀ to 1e-16 of 1 − δ'), each side a sum of positive terms, kept in the segment."""
+    so three Newton steps in y = e^{ε'} follow (δ₀ is linear in y on the segment: one step is exact up to the
+    accuracy of δ₀(ε') − δ'), with δ₀ (δ' ≤ 1/2) or 1 − δ₀ (δ' > 1/2: near δ' = 1, δ₀ itself would need 1e-16 of
+    1 − δ') from sums of positive terms, and δ₀ − δ' formed from their logs; kept in the segment."""
     eps, delta, k, delta_prime = params(eps=(eps, PER_STEP_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
                                         delta_prime=(delta_prime, SLACK_DELTA))
     shape = eps.shape
@@ -126,11 +127,15 @@ def kov15_optimal(eps, delta, k, delta_prime) -> tuple[torch.Tensor, torch.Tenso
     seg_hi = (kk - 2 * i + 2) * e
     eps_g = log_a + log1mexp(torch.clamp(log_dp - log_a, max=0.0)) - log_b
     eps_g = torch.clamp(torch.nan_to_num(eps_g, nan=0.0), min=seg_lo, max=seg_hi)
-    for _ in range(4):  # Newton: d δ₀/dε' = −e^{ε'}B on the segment
+    for _ in range(3):  # Newton in y = e^{ε'}, where δ₀ = A − yB is linear: y ← y + (δ₀(y) − δ')/B
         value = objective(eps_g)
-        slope = torch.exp(eps_g + log_b - value)  # |d objective/dε'|
-        step = (value - log_target) / torch.where(near_one, slope, -slope)
-        eps_g = torch.where(torch.isfinite(step), torch.clamp(eps_g - step, min=seg_lo, max=seg_hi), eps_g)
+        # δ₀ − δ' = e^value − δ' (δ' ≤ 1/2) or (1 − δ') − e^value (δ' > 1/2), formed from logs without cancellation
+        above = torch.where(near_one, value < log_target, value > log_target)  # δ₀ > δ': ε' must grow
+        hi_log, lo_log = torch.maximum(value, log_target), torch.minimum(value, log_target)
+        log_gap = log1mexp(torch.clamp(lo_log - hi_log, max=0.0)) + hi_log  # log |δ₀ − δ'|
+        ratio = torch.exp(log_gap - eps_g - log_b)
+        step = torch.log1p(torch.where(above, ratio, -torch.clamp(ratio, max=1 - 1e-16)))
+        eps_g = torch.where(torch.isfinite(step), torch.clamp(eps_g + step, min=seg_lo, max=seg_hi), eps_g)
     eps_g = torch.where((dp >= 1) | (log_delta0(zeros) <= log_dp), zeros, eps_g)  # δ₀ ≤ 1 always (not in float)
     delta_g = -torch.expm1(kk * torch.log1p(-d) + torch.log1p(-dp))
     return eps_g.reshape(shape), delta_g.reshape(shape)

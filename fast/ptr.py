@@ -57,6 +57,39 @@ def thm4_2_analytic(b, sigma1, delta0, delta) -> torch.Tensor:
     return 1 / b + gaussian_eps(delta, sigma1)
 
 
+GAUSSIAN_ROUTES = ("classical", "analytic")
+
+
+def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian: str = "classical",
+                allow_outside: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """(ε, δ_total) after T steps of Poisson-subsampled PTR by the direct route of Fig. 3 (mirrors
+    ``ptr.fig3_direct``, reference/ptr/fig3_direct.py): Theorem 4.2 per step (``gaussian``: the classical [DR14]
+    ε, whose condition ε_N < 1 raises ConditionError unless ``allow_outside``, or the exact [BW18] one), Poisson
+    amplification [BBG18, Thm 10] of (ε_s, δ0 + δ_g), then KOV15's optimal composition over T steps with slack δ'
+    (:func:`dpspec.fast.composition.kov15_optimal`; T ≤ 10⁵, its domain)."""
+    from dpspec.reference.domains import Choice
+    from dpspec.reference.errors import DomainError
+
+    from .amplification import poisson_amplification
+    from .composition import kov15_optimal
+
+    if gaussian not in GAUSSIAN_ROUTES:
+        raise DomainError("gaussian", gaussian, Choice(GAUSSIAN_ROUTES).describe())
+    q, sigma1, delta0, delta_gauss, delta_slack = params(q=(q, Q_RATE), sigma1=(sigma1, NOISE),
+                                                         delta0=(delta0, DELTA0), delta_gauss=(delta_gauss, DELTA),
+                                                         delta_slack=(delta_slack, DELTA))
+    if gaussian == "classical":
+        eps_n = torch.sqrt(2 * torch.log(1.25 / delta_gauss)) / sigma1
+        if not allow_outside and not bool((eps_n < 1).all()):
+            raise ConditionError("ptr.fig3_direct", ["classical_gaussian: gaussian='classical' needs "
+                                                     "√(2 ln(1.25/δ_g))/σ1 < 1 ([DR14] A.1)"])
+        eps_step = thm4_2(b, sigma1, delta0, delta_gauss, allow_outside=True)
+    else:
+        eps_step = thm4_2_analytic(b, sigma1, delta0, delta_gauss)
+    eps_amp, delta_amp = poisson_amplification(eps_step, delta0 + delta_gauss, q)
+    return kov15_optimal(eps_amp, delta_amp, steps, delta_slack)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Theorem 4.3 (seed 001 §4.2, display (3); appendix 000 A.1) and its σ2 ≠ τσ1 extension
 

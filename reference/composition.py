@@ -237,6 +237,11 @@ def kov15_optimal(eps, delta, k, delta_prime):
     guard = max(0, int(-mpmath.log10(1 - delta_prime))) + 5 if delta_prime > 0.5 else 0
     with mp.workdps(mp.dps + guard):
         eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
+    # ε_g = log A − log B + log1p(−δ'/A) is a difference of O(1) logs: a small ε_g loses log10(1/ε_g) digits
+    # (T = 1, ε = 4.9e-10, δ' = 1e-15 failed the self-check): recompute with that many more
+    if 0 < eps_g < mpf("1e-3"):
+        with mp.workdps(mp.dps + guard + int(-mpmath.log10(eps_g)) + 5):
+            eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
     return +eps_g, delta_g
 
 

@@ -261,6 +261,31 @@ def test_thm4_2_matches_reference(b, s1, d0, delta):
         assert rel(F.thm4_2(**p, allow_outside=True), ref("ptr.thm4_2", allow_outside=True, **p)) < 1e-10
 
 
+@settings(max_examples=12, deadline=None)
+@given(steps=st.one_of(st.sampled_from([1, 2000]), st.integers(1, 2000)), q=Q, s1=NOISE, b=B,
+       d0=log_uniform(1e-12, 1e-3), dg=log_uniform(1e-12, 1e-3), slack=log_uniform(1e-300, 0.5),
+       gaussian=st.sampled_from(["classical", "analytic"]))
+def test_fig3_direct_matches_reference(steps, q, s1, b, d0, dg, slack, gaussian):
+    p = dict(steps=steps, q=q, sigma1=s1, b=b, delta0=d0, delta_gauss=dg, delta_slack=slack, gaussian=gaussian)
+    valid = gaussian == "analytic" or math.sqrt(2 * math.log(1.25 / dg)) / s1 < 1 - 1e-12
+    assume(valid or math.sqrt(2 * math.log(1.25 / dg)) / s1 > 1 + 1e-12)
+    if not valid:
+        with pytest.raises(ConditionError):
+            F.fig3_direct(**p)
+        return
+    for f, r in zip(F.fig3_direct(**p), ref("ptr.fig3_direct", **p)):
+        assert float(f) == 0 if r == 0 else rel(f, r) < tol("ptr.fig3_direct")  # ε = 0 when δ' ≥ δ₀(0)
+
+
+@pytest.mark.parametrize("slack", [1e-17, 1e-15, 0.1])
+def test_fig3_direct_one_step_with_tiny_amplified_eps(slack):
+    # found by hypothesis (explore): ε_amp = 4.9e-10 after q = 1e-8; KOV15's ε_g = log((A − δ')/B) lost 1e-9 in
+    # the fast path (now a Newton step in e^{ε'}) and ~10 digits in the reference's self-check (now guard digits)
+    p = dict(steps=1, q=1e-8, sigma1=100.0, b=100.0, delta0=1e-3, delta_gauss=1e-3, delta_slack=slack)
+    for f, r in zip(F.fig3_direct(**p), ref("ptr.fig3_direct", **p)):
+        assert float(f) == 0 if r == 0 else rel(f, r) < tol("ptr.fig3_direct")
+
+
 @settings(max_examples=20, deadline=None)
 @given(alpha=ALPHA, b=B)
 def test_ineq38_41(alpha, b):

@@ -39,6 +39,7 @@ def _classical_valid(p) -> bool:
 
 register(Statement(
     id="ptr.fig3_direct",
+    fast="dpspec.fast.ptr:fig3_direct",
     source=Source(SEED_MAIN, "Fig. 3 (direct analysis: Theorem 4.2 + [KOV15]); amplification per [BBG18]",
                   "the (ε, δ) composition baseline of Fig. 3"),
     kind="eps_delta",
