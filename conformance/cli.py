@@ -173,7 +173,9 @@ def eval_statement(
 
 
 def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any]:
-    from dpspec.reference.domains import Choice, Curve
+    import json
+
+    from dpspec.reference.domains import Choice, Curve, Points
     from dpspec.reference.errors import ParameterError
 
     fn = st.fast_function()
@@ -201,10 +203,18 @@ def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any
             args[name] = rdp_curve(value, **{k: number(k, v) for k, v in rest.items()})
         elif isinstance(kinds[name], Choice):
             args[name] = value
+        elif isinstance(kinds[name], Points):
+            try:
+                args[name] = torch.tensor(json.loads(value), dtype=torch.float64)
+            except (ValueError, TypeError) as e:
+                raise ParameterError(f"{name}={value!r}: expected a JSON array of rows ({e})") from None
         else:
             args[name] = number(name, value)
     if rest and not curve_names:
         raise ParameterError(f"{st.id}: unknown parameter(s) {', '.join(sorted(rest))}")
+    missing = [p.name for p in st.params if p.name not in args and p.required]
+    if missing:
+        raise ParameterError(f"{st.id}: missing parameter(s) {', '.join(missing)}")
     out = fn(**args)
     values = out if isinstance(out, tuple) else (out,)
     shown = [repr(float(v)) for v in values]

@@ -145,3 +145,42 @@ def gaussian_trimmed_sum(per_sample_grads, F, clip, sigma, generator=None):
         top = torch.topk(norms, min(F, norms.shape[0]), sorted=False).values
         factor = torch.where(_top_rows(norms, top, F), torch.zeros_like(factor), factor)
     return _release(rows, shapes, single, factor, sigma * clip, generator)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Catalogue forms (dataset given as an (m, d) array of points, as in reference/ptr/tsum.py)
+
+def _points_and_norms(points, F, R):
+    pts = torch.as_tensor(points, dtype=torch.float64)
+    if pts.ndim == 1:
+        pts = pts.reshape(-1, 1)
+    if pts.ndim != 2:
+        raise DomainError("points", f"array of shape {tuple(pts.shape)}", "an (m, d) array of vectors")
+    if int(F) != F or F < 0:
+        raise DomainError("F", F, "integers in [0, inf)")
+    if not float(R) > 0:
+        raise DomainError("R", R, "(0, inf)")
+    return torch.linalg.vector_norm(pts, dim=-1), int(F)
+
+
+def ls_tsum(points, F, r, R) -> torch.Tensor:
+    """LS^(r)_TSUM_F(S) = ||x_(m−F+1+r)|| (R beyond m; 0 if m + r < F) (seed 001 Theorem 5.1, extended to m ≤ F as
+    in reference/ptr/tsum.py, erratum E16); mirrors ``ptr.thm5_1``. The rank is found by ``torch.kthvalue``."""
+    norms, F = _points_and_norms(points, F, R)
+    if int(r) != r or r < 0:
+        raise DomainError("r", r, "integers in [0, inf)")
+    m, j = norms.shape[0], norms.shape[0] - F + 1 + int(r)  # 1-based rank
+    if m + r < F:
+        return torch.zeros((), dtype=torch.float64)
+    if j > m:
+        return torch.tensor(float(R), dtype=torch.float64)
+    return torch.kthvalue(norms, j).values
+
+
+def safety_margin_of_points(points, F, tau, R) -> torch.Tensor:
+    """Δ(S) = max(F − m, 0) + #{top-min(F, m) norms ≤ τ}, ∞ if τ ≥ R (mirrors ``ptr.safety_margin``; the same
+    closed form as :func:`safety_margin`, which works on norms)."""
+    norms, F = _points_and_norms(points, F, R)
+    if not float(tau) > 0:
+        raise DomainError("tau", tau, "(0, inf)")
+    return safety_margin(norms, F, float(tau), float(R))

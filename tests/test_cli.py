@@ -78,3 +78,14 @@ def test_eval_fast_takes_curves_and_choices_and_agrees_with_the_reference():
 def test_eval_fast_rejects_a_non_number_in_one_line():
     result = run("eval", "base.rdp_to_dp", "curve=base.sgm_rdp", "q=0.01", "sigma=x", "steps=1", "delta=1e-5", "--fast")
     assert result.exit_code == 2 and "sigma='x'" in result.output and "Traceback" not in result.output
+
+
+def test_eval_fast_names_missing_parameters_and_reads_points_as_json():
+    missing = run("eval", "ptr.safety_margin", "--fast")
+    assert missing.exit_code == 2 and "missing parameter(s) points, F, tau, R" in missing.output
+    assert "Traceback" not in missing.output
+    pts = "points=[[0.1,0.2],[0.5,0.1],[0.9,0.3],[0.2,0.2]]"
+    fast = run("eval", "ptr.thm5_1", pts, "F=1", "r=0", "R=1", "--fast", "--json")
+    ref = run("eval", "ptr.thm5_1", pts, "F=1", "r=0", "R=1", "--json")
+    assert fast.exit_code == 0 and ref.exit_code == 0, fast.output + ref.output
+    assert abs(float(json.loads(fast.output)["value"]) - float(json.loads(ref.output)["value"])) <= 1e-15

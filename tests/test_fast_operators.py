@@ -179,3 +179,38 @@ def test_distribution_matches_the_reference_mechanism_two_sample():
     assert stats.ks_2samp(dhat, ref_dhat).pvalue > ALPHA
     for j in range(2):
         assert stats.ks_2samp(agg[:, j], ref_agg[:, j]).pvalue > ALPHA / 2
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Catalogue forms of Theorem 5.1 and Δ(S) (ptr.thm5_1, ptr.safety_margin) against the reference
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from dpspec.fast.operators import ls_tsum, safety_margin_of_points  # noqa: E402
+from dpspec.reference import catalogue  # noqa: E402
+
+_ROWS = st.integers(0, 12).flatmap(lambda m: st.lists(st.lists(st.floats(-2, 2), min_size=3, max_size=3),
+                                                      min_size=m, max_size=m))
+
+
+def _no_float_ties(points, *thresholds):
+    # a norm within 1e-12 of a threshold (or of another norm) may compare differently in float64 and in mpmath
+    norms = sorted(math.sqrt(sum(c * c for c in row)) for row in points)
+    close = any(abs(a - b) < 1e-12 for a, b in zip(norms, norms[1:]))
+    return not close and all(abs(n - t) > 1e-12 for n in norms for t in thresholds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=_ROWS, F=st.integers(0, 8), r=st.integers(0, 6), R=st.floats(0.5, 4))
+def test_ls_tsum_matches_thm5_1(points, F, r, R):
+    ref = catalogue.get("ptr.thm5_1").evaluate(dps=30, points=points, F=F, r=r, R=R).value
+    assert abs(float(ls_tsum(points, F, r, R)) - float(ref)) <= 1e-15 * max(1.0, float(ref))
+
+
+@settings(max_examples=60, deadline=None)
+@given(points=_ROWS, F=st.integers(0, 8), tau=st.floats(0.01, 4), R=st.floats(0.5, 4))
+def test_safety_margin_of_points_matches_the_reference(points, F, tau, R):
+    if not _no_float_ties(points, tau):
+        return
+    ref = catalogue.get("ptr.safety_margin").evaluate(dps=30, points=points, F=F, tau=tau, R=R).value
+    assert float(safety_margin_of_points(points, F, tau, R)) == float(ref)

@@ -137,6 +137,7 @@ def safety_margin_value(points, F, tau, R):
 
 register(Statement(
     id="ptr.thm5_1",
+    fast="dpspec.fast.operators:ls_tsum",
     source=Source(SEED_MAIN, "Theorem 5.1", "r-step local sensitivity of the F-trimmed sum (used by PTR-TMEAN)"),
     kind="sensitivity",
     claim="exact",
@@ -154,6 +155,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.safety_margin",
+    fast="dpspec.fast.operators:safety_margin_of_points",
     source=Source(SEED_APPENDIX, "Algorithm 3 (PTR-TMEAN), Δ(S); §5 of 001",
                   "distance to an unsafe dataset, tested by PTR with Laplace noise"),
     kind="sensitivity",
