@@ -369,3 +369,35 @@ def test_thm4_4_large_orders(alpha, q, b):
 def test_zw19_matches_reference_sweep(alpha, q, s1, s2, b, d0):
     p = dict(alpha=alpha, q=q, sigma1=s1, sigma2=s2, b=b, delta0=d0)
     assert rel(F.zw19_upper(**p), ref("ptr.zw19_upper", **p)) < tol("ptr.zw19_upper")
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Theorem 5.2 (utility of SGD with PTR(SUM, TSUM_F))
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 10**6), f_frac=st.floats(0, 0.49), d=st.integers(1, 10**6), R=log_uniform(1e-3, 1e3),
+       beta=log_uniform(1e-3, 1e3), lam=log_uniform(1e-3, 1e3), sigma_g=st.one_of(st.just(0.0), log_uniform(1e-3, 10)),
+       sigma1=NOISE, eta_frac=st.one_of(log_uniform(1e-12, 0.999), st.just(1 - 1e-9)),
+       s2_factor=log_uniform(1e-6, 100).map(lambda t: 1 + t))
+def test_thm5_2_matches_reference(n, f_frac, d, R, beta, lam, sigma_g, sigma1, eta_frac, s2_factor):
+    from dpspec.fast.ptr_utility import thm5_2
+    from dpspec.reference.ptr.thm5_2 import eta_b_max
+
+    F = int(f_frac * n)
+    assume(2 * F < n)
+    eta = eta_frac * float(eta_b_max(n, F, beta, lam))
+    s2 = s2_factor * math.sqrt((n - F) * (n + 1) / n**2 * (((n - F) * sigma_g**2 + F * R**2) / d + sigma1**2))
+    assume(0 < eta and 0.05 <= s2 <= 1e300)
+    p = dict(n=n, F=F, d=d, R=R, beta=beta, lam_sc=lam, sigma_g=sigma_g, sigma1=sigma1, sigma2=s2, eta_B=eta)
+    r = ref("ptr.thm5_2", **p)  # η and σ2 are drawn inside their bounds with a margin (no float-boundary cases)
+    # 1 − ρ_B loses log10(1/(1 − η/η_max)) digits near η_max, in any arithmetic that takes η as given
+    assert rel(thm5_2(**p), r) < max(tol("ptr.thm5_2"), 1e-15 / (1 - eta_frac))
+
+
+def test_thm5_2_refuses_its_errata_regime_unless_allowed():
+    from dpspec.fast.ptr_utility import thm5_2
+
+    p = dict(n=100, F=10, d=10, R=1, beta=1, lam_sc=1, sigma_g=0.1, sigma1=0.1, sigma2=0.05, eta_B=1e-5)  # σ2 < σ1
+    with pytest.raises(ConditionError, match="sigma2"):
+        thm5_2(**p)
+    assert rel(thm5_2(**p, allow_outside=True), ref("ptr.thm5_2", allow_outside=True, **p)) < 1e-14

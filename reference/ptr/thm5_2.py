@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 
-from mpmath import mpf
+import mpmath
+from mpmath import mp, mpf
 
 from ..catalogue import Condition, Source, Statement, register
 from ..domains import NOISE, Integer, Param, Real
@@ -62,10 +63,22 @@ def sigma2_hypothesis(n, F, d, R, sigma_g, sigma1, sigma2, *, printed=False) -> 
     return sigma2**2 >= mpf((n - F) * (n + 1)) / n**2 * (((n - F) * sigma_g**2 + corrupted) / d + sigma1**2)
 
 
+def one_minus_rho_b(n, F, beta, lam_sc, eta_B):
+    """1 − ρ_B = η_B(2λ(n−2F) − η_B(n² + (n−F+1)(n−F)β²)) (eq. (95) without forming ρ_B)."""
+    return eta_B * (2 * lam_sc * (n - 2 * F) - eta_B * (n**2 + (n - F + 1) * (n - F) * beta**2))
+
+
 @self_checked
 def thm5_2(n, F, d, R, beta, lam_sc, sigma_g, sigma1, sigma2, eta_B):
-    """Theorem 5.2 (appendix 000, eq. (93)): lim sup E||w^(t) − w*||² ≤ M_B/(1 − ρ_B)."""
-    return m_b(n, F, d, R, sigma_g, sigma2, eta_B) / (1 - rho_b(n, F, beta, lam_sc, eta_B))
+    """Theorem 5.2 (appendix 000, eq. (93)): lim sup E||w^(t) − w*||² ≤ M_B/(1 − ρ_B).
+
+    Near the step-size bound η_B → 2λ(n−2F)/(n² + …) the difference 1 − ρ_B loses log10(2λ(n−2F)η_B/(1 − ρ_B))
+    digits (given η_B exactly): they are measured on a first pass and carried as guard digits."""
+    head = 2 * lam_sc * (n - 2 * F) * eta_B
+    first = one_minus_rho_b(n, F, beta, lam_sc, eta_B)
+    guard = int(mpmath.log10(head / first)) + 5 if first > 0 and head > first else 0
+    with mp.workdps(mp.dps + guard):
+        return +(m_b(n, F, d, R, sigma_g, sigma2, eta_B) / one_minus_rho_b(n, F, beta, lam_sc, eta_B))
 
 
 CONDITIONS = (
@@ -79,6 +92,7 @@ CONDITIONS = (
 _POS = Real(0, math.inf)
 register(Statement(
     id="ptr.thm5_2",
+    fast="dpspec.fast.ptr_utility:thm5_2",
     source=Source(SEED_APPENDIX, "Theorem 5.2 (formal version), eqs. (93)–(96)",
                   "convergence of SGD with PTR(SUM, TSUM_F) under at most F corrupted gradients per step"),
     kind="utility",
