@@ -118,6 +118,15 @@ class _OutOfTime(Exception):
     """An evaluation ran past the property's time budget (the draw is discarded, not failed)."""
 
 
+def _inside_import(frame) -> bool:
+    """Whether the interrupted code is executing a module import (importlib's frames are on the stack)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float, alarm: dict | None = None):
     """Interrupt the block after ``seconds`` (SIGALRM; main thread on POSIX only, otherwise no limit). ``alarm``
@@ -127,6 +136,9 @@ def _time_limit(seconds: float, alarm: dict | None = None):
         return
 
     def expire(signum, frame):
+        if _inside_import(frame):  # an import cut in half leaves a broken module in sys.modules (it happened:
+            signal.setitimer(signal.ITIMER_REAL, 0.05)  # torch's lazy `import sympy`): wait until it is done
+            return
         if alarm is not None:
             alarm["fired"] = True
         raise _OutOfTime()
@@ -208,6 +220,8 @@ def _fast_ready(params: dict) -> bool:
 def _tensor(v, torch):
     if isinstance(v, str):
         return v
+    if isinstance(v, (list, tuple)) or getattr(v, "ndim", 0):  # a Points dataset (rows of coordinates)
+        return torch.tensor([[float(c) for c in row] for row in v], dtype=torch.float64).reshape(len(v), -1)
     return torch.tensor(float(v), dtype=torch.float64)
 
 

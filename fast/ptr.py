@@ -66,18 +66,20 @@ def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian:
     ``ptr.fig3_direct``, reference/ptr/fig3_direct.py): Theorem 4.2 per step (``gaussian``: the classical [DR14]
     ε, whose condition ε_N < 1 raises ConditionError unless ``allow_outside``, or the exact [BW18] one), Poisson
     amplification [BBG18, Thm 10] of (ε_s, δ0 + δ_g), then KOV15's optimal composition over T steps with slack δ'
-    (:func:`dpspec.fast.composition.kov15_optimal`; T ≤ 10⁵, its domain)."""
+    (:func:`dpspec.fast.composition.kov15_optimal_unchecked`: any T, O(√T) terms)."""
     from dpspec.reference.domains import Choice
     from dpspec.reference.errors import DomainError
 
     from .amplification import poisson_amplification
-    from .composition import kov15_optimal
+    from dpspec.reference.domains import STEPS
+
+    from .composition import kov15_optimal_unchecked
 
     if gaussian not in GAUSSIAN_ROUTES:
         raise DomainError("gaussian", gaussian, Choice(GAUSSIAN_ROUTES).describe())
-    q, sigma1, delta0, delta_gauss, delta_slack = params(q=(q, Q_RATE), sigma1=(sigma1, NOISE),
-                                                         delta0=(delta0, DELTA0), delta_gauss=(delta_gauss, DELTA),
-                                                         delta_slack=(delta_slack, DELTA))
+    steps, q, sigma1, delta0, delta_gauss, delta_slack = params(
+        steps=(steps, STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
+        delta_gauss=(delta_gauss, DELTA), delta_slack=(delta_slack, DELTA))
     if gaussian == "classical":
         eps_n = torch.sqrt(2 * torch.log(1.25 / delta_gauss)) / sigma1
         if not allow_outside and not bool((eps_n < 1).all()):
@@ -87,7 +89,7 @@ def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian:
     else:
         eps_step = thm4_2_analytic(b, sigma1, delta0, delta_gauss)
     eps_amp, delta_amp = poisson_amplification(eps_step, delta0 + delta_gauss, q)
-    return kov15_optimal(eps_amp, delta_amp, steps, delta_slack)
+    return kov15_optimal_unchecked(eps_amp, delta_amp, steps, delta_slack)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -124,3 +124,24 @@ def test_lazy_import_keeps_the_package_light():
     code = ("import sys, dpspec.conformance as c; assert 'torch' not in sys.modules and 'hypothesis' not in "
             "sys.modules; assert callable(c.verify_rdp_bound)")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_time_budget_interrupt_waits_for_an_import_in_progress():
+    # `dpspec conform` once reported "module 'sympy' has no attribute 'printing'": the time-budget interrupt had
+    # cut torch's lazy `import sympy` (~0.3 s) in half. Fresh interpreter, so that sympy is not imported yet;
+    # interrupted 0.1 s in (without the fix this fails with "module 'sympy' has no attribute 'core'").
+    import subprocess
+    import sys
+
+    code = ("import time\n"
+            "from dpspec.conformance.properties import _time_limit, _OutOfTime\n"
+            "try:\n"
+            "    with _time_limit(0.1):\n"
+            "        import sympy\n"
+            "        while True: time.sleep(0.001)\n"
+            "except _OutOfTime:\n"
+            "    pass\n"
+            "import sympy\n"
+            "import torch.fx.experimental.symbolic_shapes\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
