@@ -255,7 +255,6 @@ def _log_windowed_sum(terms: _KovTerms, kind: str, lo: torch.Tensor, hi: torch.T
     """log Σ_{ℓ=lo}^{hi} of the terms ``kind`` (−inf where the range is empty), over a window around the largest
     term: its position by a vectorised binary search on the sign of the (non-increasing) log-differences,
     then at most 2H + 1 terms. Points are grouped by window length (powers of two) to limit padding."""
-    n = lo.shape[0]
     out = torch.full_like(lo, -math.inf)
     nonempty = hi >= lo
     # argmax: the smallest ℓ in [lo, hi] with log t(ℓ+1) ≤ log t(ℓ), or hi

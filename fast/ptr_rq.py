@@ -37,7 +37,7 @@ import torch
 
 from dpspec.reference.domains import Real
 
-from ._torch import gauss_legendre, log1p_exp, params
+from ._torch import gauss_legendre, params
 from .sgm import log_psi
 
 # Domains as in reference/ptr/notation.py (not imported: it imports mpmath).

@@ -22,7 +22,6 @@ GradSampleModule (``step()`` without arguments reads ``p.grad_sample``).
 """
 from __future__ import annotations
 
-import math
 from typing import Callable, Iterable
 
 import torch

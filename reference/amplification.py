@@ -9,7 +9,6 @@ is (ε', δ')-DP with
 from __future__ import annotations
 
 import mpmath
-from mpmath import mpf
 
 from .catalogue import Privacy, Source, Statement, register
 from .domains import EPS, SAMPLING_RATE, Param, Real

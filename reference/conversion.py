@@ -39,7 +39,7 @@ import mpmath
 from mpmath import mp, mpf
 
 from .catalogue import Source, Statement, register
-from .domains import DELTA, EPS, STEPS, Curve, Param, Real
+from .domains import DELTA, EPS, STEPS, Curve, Param
 from .errors import ConditionError, PrecisionError
 from .precision import checked_param as _check, self_checked, to_mpf
 

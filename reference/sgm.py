@@ -42,7 +42,7 @@ from mpmath import mp, mpf
 from .catalogue import Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
 from .domains import ALPHA, NOISE, SAMPLING_RATE, Choice, Param
 from .errors import PrecisionError
-from .precision import checked_param as _arg, logsumexp, self_checked, to_mpf
+from .precision import checked_param as _arg, self_checked, to_mpf
 
 DIRECTIONS = ("max", "remove", "add")
 DIRECTION = Choice(DIRECTIONS)

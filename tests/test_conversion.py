@@ -1,5 +1,4 @@
 """RDP → (ε, δ): base.rdp_to_dp (BBG+20 / CKS20), base.rdp_to_dp_mironov, base.rdp_to_delta; the order search."""
-import mpmath
 import pytest
 from mpmath import mp, mpf
 

@@ -1,6 +1,5 @@
 """fast/operators.py: PTR-TMEAN (Algorithm 3 of the PTR paper) against the reference mechanism
 (reference/ptr/mechanisms.py, reference/ptr/tsum.py) by brute force on tiny inputs and by Monte Carlo."""
-import itertools
 import math
 
 import numpy as np
@@ -184,10 +183,7 @@ def test_distribution_matches_the_reference_mechanism_two_sample():
 # ------------------------------------------------------------------------------------------------------------
 # Catalogue forms of Theorem 5.1 and Δ(S) (ptr.thm5_1, ptr.safety_margin) against the reference
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
 from dpspec.fast.operators import ls_tsum, safety_margin_of_points  # noqa: E402
-from dpspec.reference import catalogue  # noqa: E402
 
 _ROWS = st.integers(0, 12).flatmap(lambda m: st.lists(st.lists(st.floats(-2, 2), min_size=3, max_size=3),
                                                       min_size=m, max_size=m))

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from mpmath import mp, mpf
+from mpmath import mp
 
 from dpspec.reference import catalogue
 from dpspec.reference.sgm import sgm_rdp
