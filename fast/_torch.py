@@ -75,6 +75,11 @@ def log_sub(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return a + log1mexp(torch.clamp(b - a, max=0.0))
 
 
+def log_factorials(n_max: int, like: torch.Tensor) -> torch.Tensor:
+    """The table log n! for n = 0..n_max (dtype and device of ``like``), to look log C(n, k) up by index."""
+    return torch.lgamma(torch.arange(n_max + 1, dtype=like.dtype, device=like.device) + 1)
+
+
 def lbinom(n: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
     """log C(n, k) for real n ≥ k ≥ 0."""
     return torch.lgamma(n + 1) - torch.lgamma(k + 1) - torch.lgamma(n - k + 1)

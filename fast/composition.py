@@ -21,7 +21,7 @@ import torch
 from dpspec.reference.domains import ALPHA, EPS, STEPS, Integer, Real
 from dpspec.reference.errors import DomainError
 
-from ._torch import log1mexp, params
+from ._torch import log1mexp, log_factorials, params
 
 # the domains of reference/composition.py (copied: that module imports mpmath)
 STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
@@ -56,19 +56,21 @@ def kov15_profile(eps, delta, k, eps_total) -> torch.Tensor:
                                       eps_total=(eps_total, EPS))
     shape = eps.shape
     e, d, kk, g = (t.reshape(-1) for t in torch.broadcast_tensors(eps, delta, k, eps_total))
-    log_factorial = torch.lgamma(torch.arange(int(kk.max().item()) + 2, dtype=e.dtype, device=e.device) + 1)
-    terms = _KovTerms(e, kk, g, log_factorial)
+    terms = _KovTerms(e, kk, g, log_factorials(int(kk.max().item()) + 1, kk))
     n_active = terms.n_active()  # ℓ < n_active: (k − 2ℓ)ε > ε_g
-    top = torch.minimum(n_active - 1, kk)
-    log_delta0 = _log_windowed_sum(terms, "delta0", torch.zeros_like(kk), top)
+    log_delta0 = _log_windowed_sum(terms, "delta0", torch.zeros_like(kk), torch.minimum(n_active - 1, kk))
     log_one_minus = torch.log1p(-torch.exp(torch.clamp(log_delta0, max=0.0)))
     big = log_delta0 > -math.log(2)
     if bool(big.any()):
-        sub = terms.select(big)
-        inactive = _log_windowed_sum(sub, "inactive", n_active[big], kk[big])
-        active_rest = _log_windowed_sum(sub, "rest", torch.zeros_like(kk[big]), top[big])
-        log_one_minus[big] = torch.logaddexp(inactive, active_rest)
+        log_one_minus[big] = _log_one_minus_delta0(terms, n_active, big)
     return (-torch.expm1(kk * torch.log1p(-d) + log_one_minus)).reshape(shape)
+
+
+def _log_one_minus_delta0(terms: "_KovTerms", n_active: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    """log(1 − δ₀) on the ``rows`` (a mask) as the sum of positive terms Σ_inactive w_ℓ + Σ_active w_ℓ e^{gap}."""
+    sub, n, k = terms.select(rows), n_active[rows], terms.k[rows]
+    return torch.logaddexp(_log_windowed_sum(sub, "inactive", n, k),
+                           _log_windowed_sum(sub, "rest", torch.zeros_like(k), torch.minimum(n - 1, k)))
 
 
 def kov15_optimal(eps, delta, k, delta_prime) -> tuple[torch.Tensor, torch.Tensor]:
@@ -95,26 +97,19 @@ def kov15_optimal_unchecked(eps, delta, k, delta_prime) -> tuple[torch.Tensor, t
     shape = eps.shape
     e, d, kk, dp = (t.reshape(-1) for t in (eps, delta, k, delta_prime))
     log_dp = torch.log(dp)
-    log_factorial = torch.lgamma(torch.arange(int(kk.max().item()) + 2, dtype=e.dtype, device=e.device) + 1)
+    log_factorial = log_factorials(int(kk.max().item()) + 1, kk)
     zeros = torch.zeros_like(kk)
 
     near_one = dp > 0.5  # there δ₀ = δ' is solved as 1 − δ₀ = 1 − δ' (exact: Sterbenz), both sides small
     log_target = torch.where(near_one, torch.log1p(-dp), log_dp)
 
-    def log_delta0(eps_g):
-        terms = _KovTerms(e, kk, eps_g, log_factorial)
-        return _log_windowed_sum(terms, "delta0", zeros, torch.minimum(terms.n_active() - 1, kk))
-
     def objective(eps_g):
         """log δ₀(ε') (δ' ≤ 1/2, decreasing) or log(1 − δ₀(ε')) (δ' > 1/2, increasing), each a positive sum."""
         terms = _KovTerms(e, kk, eps_g, log_factorial)
         n = terms.n_active()
-        top = torch.minimum(n - 1, kk)
-        out = _log_windowed_sum(terms, "delta0", zeros, top)
+        out = _log_windowed_sum(terms, "delta0", zeros, torch.minimum(n - 1, kk))
         if bool(near_one.any()):
-            sub = terms.select(near_one)
-            out[near_one] = torch.logaddexp(_log_windowed_sum(sub, "inactive", n[near_one], kk[near_one]),
-                                            _log_windowed_sum(sub, "rest", zeros[near_one], top[near_one]))
+            out[near_one] = _log_one_minus_delta0(terms, n, near_one)
         return out
 
     def reaches(i):  # δ₀((k − 2i)ε) ≥ δ', or the grid point is ≤ 0
@@ -145,7 +140,9 @@ def kov15_optimal_unchecked(eps, delta, k, delta_prime) -> tuple[torch.Tensor, t
         ratio = torch.exp(log_gap - eps_g - log_b)
         step = torch.log1p(torch.where(above, ratio, -torch.clamp(ratio, max=1 - 1e-16)))
         eps_g = torch.where(torch.isfinite(step), torch.clamp(eps_g + step, min=seg_lo, max=seg_hi), eps_g)
-    eps_g = torch.where((dp >= 1) | (log_delta0(zeros) <= log_dp), zeros, eps_g)  # δ₀ ≤ 1 always (not in float)
+    # ε_g = 0 where δ₀(0) ≤ δ' (compared in the same form; at δ' = 1 the target log(1 − δ') = −inf always holds)
+    at_zero = objective(zeros)
+    eps_g = torch.where(torch.where(near_one, at_zero >= log_target, at_zero <= log_target), zeros, eps_g)
     delta_g = -torch.expm1(kk * torch.log1p(-d) + torch.log1p(-dp))
     return eps_g.reshape(shape), delta_g.reshape(shape)
 
@@ -178,13 +175,10 @@ class _KovTerms:
         """log of term ``kind`` at ℓ (ell: tensor of shape (rows,) or (rows, j)); ℓ must lie in [0, k]. log C(k,ℓ)
         from log-gamma differences, or, for k > 4096 unless ``precise=False`` (enough to compare neighbours),
         from Loader's form (:func:`_log_binomial_pmf`)."""
-        k = self.k[rows]
-        e, lp, l1p = self.e[rows], self.log_p[rows], self.log_1mp[rows]
+        k, g, e, lp, l1p = (t[rows] for t in (self.k, self.g, self.e, self.log_p, self.log_1mp))
         if ell.ndim == 2:
-            k, e, lp, l1p = k.unsqueeze(-1), e.unsqueeze(-1), lp.unsqueeze(-1), l1p.unsqueeze(-1)
-            gap = self.g[rows].unsqueeze(-1) - (k - 2 * ell) * e
-        else:
-            gap = self.g[rows] - (k - 2 * ell) * e
+            k, g, e, lp, l1p = (t.unsqueeze(-1) for t in (k, g, e, lp, l1p))
+        gap = g - (k - 2 * ell) * e  # as in gap()
         lf = self.log_factorial
         log_w = lf[k.long()] - lf[ell.long()] - lf[(k - ell).long()] + (k - ell) * lp + ell * l1p
         large = (k > _LGAMMA_K_MAX).reshape(-1)

@@ -101,17 +101,19 @@ def _gdp_subsampled_inverse(alpha, p, mu, c):
     printed = log_target < torch.logaddexp(log_p - math.log(2), log_1mp + torch.special.log_ndtr(-mu))
     log_phi = lambda x: -x**2 / 2 - 0.5 * math.log(2 * math.pi)  # noqa: E731
 
-    def h(z):
+    def logs(z):
         low = log_1mp + torch.special.log_ndtr(-z)  # log (1 − p)Φ(−z), decreasing
         high = log_p + torch.special.log_ndtr(z - mu)  # log p Φ(z − μ), increasing
-        tails = torch.logaddexp(log_p + torch.special.log_ndtr(mu - z), low)
+        tails = torch.logaddexp(log_p + torch.special.log_ndtr(mu - z), low)  # log (p Φ(μ − z) + (1 − p)Φ(−z))
+        return low, high, tails
+
+    def h(z):
+        low, high, tails = logs(z)
         c_form = torch.where(positive, low - torch.logaddexp(log_c, high), torch.logaddexp(low, log_c) - high)
         return torch.where(printed, tails - log_target, c_form)
 
     def slope(z):
-        low = log_1mp + torch.special.log_ndtr(-z)
-        high = log_p + torch.special.log_ndtr(z - mu)
-        tails = torch.logaddexp(log_p + torch.special.log_ndtr(mu - z), low)
+        low, high, tails = logs(z)
         d_low = torch.where(torch.isinf(low), torch.zeros_like(z), -torch.exp(log_1mp + log_phi(z) - low))  # p = 1
         d_high = torch.exp(log_p + log_phi(z - mu) - high)  # d high/dz
         d_tails = -torch.exp(torch.logaddexp(log_p + log_phi(mu - z), log_1mp + log_phi(z)) - tails)

@@ -156,31 +156,24 @@ def _points_and_norms(points, F, R):
         pts = pts.reshape(-1, 1)
     if pts.ndim != 2:
         raise DomainError("points", f"array of shape {tuple(pts.shape)}", "an (m, d) array of vectors")
-    if int(F) != F or F < 0:
-        raise DomainError("F", F, "integers in [0, inf)")
-    if not float(R) > 0:
-        raise DomainError("R", R, "(0, inf)")
-    return torch.linalg.vector_norm(pts, dim=-1), int(F)
+    return torch.linalg.vector_norm(pts, dim=-1), _F.check("F", float(F)), _POSITIVE.check("R", float(R))
 
 
 def ls_tsum(points, F, r, R) -> torch.Tensor:
     """LS^(r)_TSUM_F(S) = ||x_(m−F+1+r)|| (R beyond m; 0 if m + r < F) (seed 001 Theorem 5.1, extended to m ≤ F as
     in reference/ptr/tsum.py, erratum E16); mirrors ``ptr.thm5_1``. The rank is found by ``torch.kthvalue``."""
-    norms, F = _points_and_norms(points, F, R)
-    if int(r) != r or r < 0:
-        raise DomainError("r", r, "integers in [0, inf)")
-    m, j = norms.shape[0], norms.shape[0] - F + 1 + int(r)  # 1-based rank
+    norms, F, R = _points_and_norms(points, F, R)
+    r = _F.check("r", float(r))
+    m, j = norms.shape[0], norms.shape[0] - F + 1 + r  # 1-based rank
     if m + r < F:
         return torch.zeros((), dtype=torch.float64)
     if j > m:
-        return torch.tensor(float(R), dtype=torch.float64)
+        return torch.tensor(R, dtype=torch.float64)
     return torch.kthvalue(norms, j).values
 
 
 def safety_margin_of_points(points, F, tau, R) -> torch.Tensor:
     """Δ(S) = max(F − m, 0) + #{top-min(F, m) norms ≤ τ}, ∞ if τ ≥ R (mirrors ``ptr.safety_margin``; the same
     closed form as :func:`safety_margin`, which works on norms)."""
-    norms, F = _points_and_norms(points, F, R)
-    if not float(tau) > 0:
-        raise DomainError("tau", tau, "(0, inf)")
-    return safety_margin(norms, F, float(tau), float(R))
+    norms, F, R = _points_and_norms(points, F, R)
+    return safety_margin(norms, F, _POSITIVE.check("tau", float(tau)), R)

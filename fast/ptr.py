@@ -44,10 +44,16 @@ def thm4_2(b, sigma1, delta0, delta, allow_outside: bool = False) -> torch.Tenso
     classical Gaussian ε_N = √(2 ln(1.25/δ))/σ1 is not < 1 ([DR14, Thm A.1]) unless ``allow_outside``."""
     b, sigma1, delta0, delta = params(b=(b, NOISE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
                                       delta=(delta, DELTA))
+    return 1 / b + _classical_gaussian_eps(delta, sigma1, "ptr.thm4_2", allow_outside)
+
+
+def _classical_gaussian_eps(delta, sigma1, statement_id: str, allow_outside: bool) -> torch.Tensor:
+    """ε_N = √(2 ln(1.25/δ))/σ1 of [DR14, Thm A.1], raising ConditionError for ``statement_id`` where ε_N ≥ 1
+    (the theorem's condition) unless ``allow_outside``."""
     eps_n = torch.sqrt(2 * torch.log(1.25 / delta)) / sigma1
     if not allow_outside and not bool((eps_n < 1).all()):
-        raise ConditionError("ptr.thm4_2", ["classical_gaussian: [DR14, Thm A.1] needs ε_N = √(2 ln(1.25/δ))/σ1 < 1"])
-    return 1 / b + eps_n
+        raise ConditionError(statement_id, ["classical_gaussian: [DR14, Thm A.1] needs ε_N = √(2 ln(1.25/δ))/σ1 < 1"])
+    return eps_n
 
 
 def thm4_2_analytic(b, sigma1, delta0, delta) -> torch.Tensor:
@@ -81,10 +87,7 @@ def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian:
         steps=(steps, STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
         delta_gauss=(delta_gauss, DELTA), delta_slack=(delta_slack, DELTA))
     if gaussian == "classical":
-        eps_n = torch.sqrt(2 * torch.log(1.25 / delta_gauss)) / sigma1
-        if not allow_outside and not bool((eps_n < 1).all()):
-            raise ConditionError("ptr.fig3_direct", ["classical_gaussian: gaussian='classical' needs "
-                                                     "√(2 ln(1.25/δ_g))/σ1 < 1 ([DR14] A.1)"])
+        _classical_gaussian_eps(delta_gauss, sigma1, "ptr.fig3_direct", allow_outside)
         eps_step = thm4_2(b, sigma1, delta0, delta_gauss, allow_outside=True)
     else:
         eps_step = thm4_2_analytic(b, sigma1, delta0, delta_gauss)

@@ -34,7 +34,7 @@ import torch
 from dpspec.reference.domains import ALPHA, NOISE, SAMPLING_RATE, Choice
 from dpspec.reference.errors import DomainError
 
-from ._torch import log1p_exp, log_expm1, log_integral, log_sub, params
+from ._torch import log1p_exp, log_factorials, log_expm1, log_integral, log_sub, params
 
 DIRECTIONS = ("max", "remove", "add")
 _INT_MAX = 256  # integer orders up to this use the exact binomial sum
@@ -165,7 +165,7 @@ def _log_excess_binomial(alpha, q, sigma):
     n_max = int(alpha.max().item())
     k = torch.arange(2, n_max + 1, dtype=alpha.dtype, device=alpha.device)
     a, qq, s = alpha.unsqueeze(-1), q.unsqueeze(-1), sigma.unsqueeze(-1)
-    log_factorial = torch.lgamma(torch.arange(n_max + 1, dtype=alpha.dtype, device=alpha.device) + 1)
+    log_factorial = log_factorials(n_max, alpha)
     ai, ki = a.long(), k.long()
     log_binom = log_factorial[ai] - log_factorial[torch.minimum(ki, ai)] - log_factorial[torch.clamp(ai - ki, min=0)]
     terms = (log_binom + torch.special.xlog1py(a - k, -qq) + k * torch.log(qq)
@@ -174,10 +174,17 @@ def _log_excess_binomial(alpha, q, sigma):
     return torch.logsumexp(terms, dim=-1)
 
 
+def _posterior_logit(q, sigma):
+    """(slope, shift) with w(z) = sigmoid(slope·z + shift) = q μ1(z)/μ(z), the posterior probability of the
+    shifted component: slope = 1/σ², shift = logit q − 1/(2σ²)."""
+    slope = 1 / sigma**2
+    return slope, torch.log(q) - torch.log1p(-q) - slope / 2
+
+
 def _posterior_weight(z, q, sigma):
-    """w(z) = q μ1(z)/μ(z): the posterior probability of the shifted component."""
-    logit_q = torch.log(q) - torch.log1p(-q)
-    return torch.sigmoid((2 * z - 1) / (2 * sigma**2) + logit_q)
+    """w(z) = q μ1(z)/μ(z) (see _posterior_logit)."""
+    slope, shift = _posterior_logit(q, sigma)
+    return torch.sigmoid(slope * z + shift)
 
 
 def _fixed_points(z, beta, q, sigma):
@@ -189,7 +196,7 @@ def _fixed_points(z, beta, q, sigma):
     z, beta, q, sigma = (t.reshape(-1) for t in torch.broadcast_tensors(z, beta, q, sigma))
     z = z.clone()
     idx = torch.arange(z.shape[0], device=z.device)
-    slope, shift = 1 / sigma**2, torch.log(q) - torch.log1p(-q) - 0.5 / sigma**2  # w(z) = sigmoid(slope·z + shift)
+    slope, shift = _posterior_logit(q, sigma)
     for _ in range(_FIXED_POINT_ITERATIONS // 10):
         zz, b, a, c = z[idx], beta[idx], slope[idx], shift[idx]
         for _ in range(10):
