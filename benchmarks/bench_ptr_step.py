@@ -1,4 +1,4 @@
-"""Benchmark 3 (issue 5): one PTR-TMEAN aggregation step (dpspec.fast.operators.ptr_trimmed_sum) vs a plain
+"""Benchmark 3 (issue 5): one PTR-TMEAN aggregation step (dpspec.fast.ptr.operators.ptr_trimmed_sum) vs a plain
 clip-sum-noise DP-SGD step on the same per-sample gradients (batch 256, d = 10^6 by default). Goal: ratio ≤ 1.2.
 
 The DP-SGD step is written out as Opacus' DPOptimizer does it (per-sample norms, clip factor
@@ -18,7 +18,7 @@ import time
 
 import torch
 
-from dpspec.fast.operators import ptr_trimmed_sum
+from dpspec.fast.ptr.operators import ptr_trimmed_sum
 
 # Paper hyperparameters for MNIST (appendix seed 000 B.1.3): R = 1, τ = 0.5, σ = 1.1, δ0 = 1e-8, b = 1; F = 25% of
 # the batch (the TSGD+Gaussian value; TSGD+PTR adapts F around it).

@@ -31,7 +31,7 @@ import time
 import torch
 
 from dpspec.fast.accountant import Accountant, calibrate_sigma
-from dpspec.fast.training import TSGDGaussian, TSGDPTR, per_sample_gradients, poisson_sample
+from dpspec.fast.ptr.training import TSGDGaussian, TSGDPTR, per_sample_gradients, poisson_sample
 
 BLOBS_TRAIN, BLOBS_TEST, BLOBS_DIM, CLASSES, HIDDEN = 20_000, 5_000, 20, 10, 64
 DELTA = 1e-5

@@ -12,13 +12,13 @@ Bad input raises the same ``DomainError`` as the reference. This package never i
     acc.get_epsilon(1e-5)
 """
 from .accountant import Accountant, calibrate_sigma, sgm_epsilon
-from .conversion import rdp_to_delta, rdp_to_dp
-from .gaussian import gaussian_profile, gaussian_rdp
-from .laplace import laplace_profile, laplace_rdp
-from .operators import PTRResult, gaussian_trimmed_sum, ptr_trimmed_sum
-from .ptr import ptr_rdp, ptr_subsampled_rdp, ptr_zw19_upper
-from .sgm import sgm_rdp
-from .training import TSGDGaussian, TSGDPTR, per_sample_gradients, poisson_sample
+from .base.conversion import rdp_to_delta, rdp_to_dp
+from .base.gaussian import gaussian_profile, gaussian_rdp
+from .base.laplace import laplace_profile, laplace_rdp
+from .ptr.operators import PTRResult, gaussian_trimmed_sum, ptr_trimmed_sum
+from .ptr.bounds import ptr_rdp, ptr_subsampled_rdp, ptr_zw19_upper
+from .base.sgm import sgm_rdp
+from .ptr.training import TSGDGaussian, TSGDPTR, per_sample_gradients, poisson_sample
 
 __all__ = [
     "Accountant", "calibrate_sigma", "sgm_epsilon",

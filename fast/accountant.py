@@ -3,12 +3,12 @@
 ``Accountant`` records steps of five mechanisms with their parameters (sensitivity 1, add/remove neighbours):
 
 * ``sgm(q, sigma, steps)`` — the Poisson-subsampled Gaussian (DP-SGD step), RDP of Mironov, Talwar & Zhang 2019
-  (arXiv 1908.10530) from fast/sgm.py; q, σ, steps may be tensors (a whole per-step schedule at once);
+  (arXiv 1908.10530) from fast/base/sgm.py; q, σ, steps may be tensors (a whole per-step schedule at once);
 * ``gaussian(sigma, steps)`` — the Gaussian mechanism, α/(2σ²) (Mironov 2017, Prop. 7) = SGM with q = 1;
-* ``laplace(b, steps)`` — the Laplace mechanism (Mironov 2017, Prop. 6; fast/laplace.py);
-* ``ptr(sigma1, sigma2, b, delta0, steps)`` — generalised PTR, Theorem 4.3 of seed 001 (fast/ptr.py ``ptr_rdp``);
+* ``laplace(b, steps)`` — the Laplace mechanism (Mironov 2017, Prop. 6; fast/base/laplace.py);
+* ``ptr(sigma1, sigma2, b, delta0, steps)`` — generalised PTR, Theorem 4.3 of seed 001 (fast/ptr/bounds.py ``ptr_rdp``);
 * ``ptr_subsampled(q, sigma1, sigma2, b, delta0, steps)`` — Poisson-subsampled PTR: per order α the tighter of
-  Theorem 4.4 (seed 000/001, fast/ptr.py ``ptr_subsampled_rdp``) where its conditions (C1)–(C4) hold and the
+  Theorem 4.4 (seed 000/001, fast/ptr/bounds.py ``ptr_subsampled_rdp``) where its conditions (C1)–(C4) hold and the
   [ZW19] Thm 6 black-box bound with Theorem 4.3 (``ptr_zw19_upper``, valid everywhere) — i.e. the min of the
   valid bounds.
 
@@ -20,7 +20,7 @@ answer is never above Opacus' at its own orders, up to the per-order RDP values)
 The reported ε is the objective at the order found, so it is a valid bound; ε ≥ 0 and δ ≤ 1 as in the reference.
 
 SGM direction: the accountant uses the remove direction D_α(μ‖μ0), which MTZ19 Thm 5 proves is the larger one
-(the reference's ``base.sgm_rdp`` with direction="max" evaluates both and agrees; tests/test_fast_accountant.py
+(the reference's ``base.sgm_rdp`` with direction="max" evaluates both and agrees; tests/spine/test_accountant.py
 checks that), and which is what Opacus and dp-accounting compute. ``Accountant(direction="max")`` evaluates both
 (the add direction needs quadrature at every order, about twice the cost).
 
@@ -46,8 +46,8 @@ from dpspec.reference.errors import DomainError, ParameterError
 
 from ._torch import DTYPE, as_tensor, check, params
 from .conversion import bbg_objective, log_delta_objective, minimise_over_orders
-from .laplace import laplace_rdp
-from .sgm import sgm_rdp
+from .base.laplace import laplace_rdp
+from .base.sgm import sgm_rdp
 
 # Opacus 1.6.0 RDPAccountant.DEFAULT_ALPHAS (opacus/accountants/rdp.py): 1.1, 1.2, …, 10.9, 12, …, 63
 OPACUS_ALPHAS = tuple([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)))
@@ -58,7 +58,7 @@ GRID = tuple(sorted(set(OPACUS_ALPHAS) | set(range(64, 257)) | {1 + 10 ** (-4 + 
 GOLDEN_STEPS = 30  # golden-section steps on log(α − 1) inside the bracket of the best grid order (0.618^30 ≈ 5e-7)
 CHUNK = 1 << 13  # (parameter tuple, order) points evaluated at once (the SGM quadrature forms ~700 nodes per point)
 
-# Domains of the PTR parameters (as fast/ptr.py): δ0 ∈ (0, 1/2] (seed 001 Remark 4.1(3)); Thm 4.4 needs q ∈ (0, 1).
+# Domains of the PTR parameters (as fast/ptr/bounds.py): δ0 ∈ (0, 1/2] (seed 001 Remark 4.1(3)); Thm 4.4 needs q ∈ (0, 1).
 DELTA0 = Real(0, 0.5, lo_open=True, hi_open=False)
 Q_RATE = Real(0, 1, lo_open=True, hi_open=True)
 DIRECTIONS = Choice(("remove", "max"))
@@ -73,14 +73,14 @@ _MECHANISMS = {
 
 
 def _ptr_curve(alpha, sigma1, sigma2, b, delta0):
-    from .ptr import ptr_rdp
+    from .ptr.bounds import ptr_rdp
 
     return ptr_rdp(alpha, sigma1, sigma2, b, delta0)
 
 
 def _ptr_subsampled_curve(alpha, q, sigma1, sigma2, b, delta0):
     """min(Theorem 4.4 where (C1)–(C4) hold, the [ZW19] black-box bound): the tightest valid bound per order."""
-    from .ptr import ptr_subsampled_rdp, ptr_zw19_upper
+    from .ptr.bounds import ptr_subsampled_rdp, ptr_zw19_upper
 
     value, valid = ptr_subsampled_rdp(alpha, q, sigma1, sigma2, b, delta0)
     upper = ptr_zw19_upper(alpha, q, sigma1, sigma2, b, delta0)

@@ -1,4 +1,4 @@
-"""RDP → (ε, δ) conversions with a vectorised, continuous order search (mirrors reference/conversion.py).
+"""RDP → (ε, δ) conversions with a vectorised, continuous order search (mirrors reference/base/conversion.py).
 
 For T steps of a mechanism with RDP curve ε(α), every α > 1 gives (F(α), δ)-DP with
     F(α) = T·ε(α) + log((α−1)/α) − (log δ + log α)/(α − 1)
@@ -26,12 +26,10 @@ from typing import Callable, Sequence
 
 import torch
 
-from dpspec.reference.domains import DELTA, EPS, STEPS
 from dpspec.reference.errors import ParameterError
 
-from ._torch import params
 
-ALPHA_MAX = 1e6  # as reference/conversion.py
+ALPHA_MAX = 1e6  # as reference/base/conversion.py
 GRID = 361  # 20 points per decade over [1e-12, 1e6) in α − 1
 GOLDEN_STEPS = 80
 _INVPHI = (math.sqrt(5) - 1) / 2
@@ -94,43 +92,13 @@ def _clean(v: torch.Tensor) -> torch.Tensor:
     return torch.where(torch.isnan(v), torch.full_like(v, math.inf), v)
 
 
-def rdp_to_dp_order(curve: Callable[[torch.Tensor], torch.Tensor], delta, steps=1, extra: Sequence[float] = ()):
-    """(ε, α*) with ε = max(0, F(α*)). ``curve(alpha)`` maps α of shape batch + (k,) to one step's RDP of that
-    shape (batch = the broadcast shape of delta and steps); mirrors ``base.rdp_to_dp``'s order search."""
-    delta, steps = params(delta=(delta, DELTA), steps=(steps, STEPS))
-    d, s = delta.unsqueeze(-1), steps.unsqueeze(-1)
-    value, alpha = minimise_over_orders(lambda a: bbg_objective(s * curve(a), a, d), delta.shape, delta, extra)
-    return torch.clamp(value, min=0.0), alpha
-
-
-def rdp_to_dp(curve, delta, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
-    """ε(δ) = max(0, min over α > 1 of F(α)) (BBG+20 Thm 21 / CKS20 Prop. 12)."""
-    return rdp_to_dp_order(curve, delta, steps, extra)[0]
-
-
-def rdp_to_dp_mironov(curve, delta, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
-    """ε(δ) = max(0, min over α > 1 of T·ε(α) + log(1/δ)/(α − 1)) (Mironov 2017, Prop. 3)."""
-    delta, steps = params(delta=(delta, DELTA), steps=(steps, STEPS))
-    d, s = delta.unsqueeze(-1), steps.unsqueeze(-1)
-    value, _ = minimise_over_orders(lambda a: mironov_objective(s * curve(a), a, d), delta.shape, delta, extra)
-    return torch.clamp(value, min=0.0)
-
-
-def rdp_to_delta(curve, eps, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
-    """δ(ε) = min(1, min over α > 1 of exp(log δ(α))) (CKS20 Prop. 12)."""
-    eps, steps = params(eps=(eps, EPS), steps=(steps, STEPS))
-    e, s = eps.unsqueeze(-1), steps.unsqueeze(-1)
-    value, _ = minimise_over_orders(lambda a: log_delta_objective(s * curve(a), a, e), eps.shape, eps, extra)
-    return torch.clamp(torch.exp(value), max=1.0)
-
-
 def rdp_curve(statement_id: str, **params_) -> Callable[[torch.Tensor], torch.Tensor]:
     """α ↦ ε(α) of a fast RDP statement with its other parameters bound (the fast counterpart of
     ``catalogue.curve``). Tensor parameters get a trailing axis, so a batch of curves broadcasts against the
     order axis that the conversions append."""
-    from .gaussian import gaussian_rdp
-    from .laplace import laplace_rdp
-    from .sgm import sgm_rdp
+    from .base.gaussian import gaussian_rdp
+    from .base.laplace import laplace_rdp
+    from .base.sgm import sgm_rdp
 
     curves = {"base.gaussian_rdp": gaussian_rdp, "base.laplace_rdp": laplace_rdp, "base.sgm_rdp": sgm_rdp}
     if statement_id not in curves:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..catalogue import Privacy, Source, Statement, WitnessUse, register
 from ..precision import self_checked
-from .notation import P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2
+from .spec import P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2
 from .thm4_3 import T1
 
 SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
@@ -37,7 +37,7 @@ def a1_1_no_release(alpha, sigma1, sigma2, b, delta0):
 
 register(Statement(
     id="ptr.a1_1_no_release",
-    fast="dpspec.fast.ptr:a1_1_no_release",
+    fast="dpspec.fast.ptr.bounds:a1_1_no_release",
     source=Source(SEED_APPENDIX, "Appendix A.1.1, eq. (37)", "RDP of the PTR variant that does not release Δ̂"),
     kind="rdp",
     claim="upper",
@@ -51,7 +51,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.ineq38_41",
-    fast="dpspec.fast.ptr:ineq38_41",
+    fast="dpspec.fast.ptr.bounds:ineq38_41",
     source=Source(SEED_APPENDIX, "Appendix A.1.1, inequality (38)–(41)",
                   "ε_R-Lap^(b)(α) < α/((α−1)b): the crude Laplace bound of the no-release variant"),
     kind="rdp",

@@ -9,7 +9,7 @@ bound" and the "lower bound").
                         (witness ``ptr.thm4_4.case2_fwd``), which is realisable (S = ∅, S' = {x}), so it is a lower
                         bound on the true RDP; otherwise no single pair attains all ε(ℓ) and it is not (erratum
                         E7). That proviso is the statement's condition.
-Non-integer α: as in dpspec.reference.zw19 (upper: cumulant interpolation; lower: the value at ⌊α⌋).
+Non-integer α: as in dpspec.reference.base.zw19 (upper: cumulant interpolation; lower: the value at ⌊α⌋).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import mpmath
 
 from ..catalogue import Condition, Privacy, Source, Statement, WitnessUse, register
 from ..precision import self_checked
-from .notation import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
+from .spec import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
 from .thm4_3 import T1, T2, thm4_3
 
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
@@ -31,7 +31,7 @@ def thm4_3_curve(sigma1, sigma2, b, delta0):
 @self_checked
 def zw19_upper_ptr(alpha, q, sigma1, sigma2, b, delta0):
     """[ZW19] Thm 6 black-box upper bound with the Theorem 4.3 curve (Fig. 2, blue)."""
-    from ..zw19 import zw19_upper
+    from ..base.zw19 import zw19_upper
 
     return zw19_upper(alpha, q, thm4_3_curve(sigma1, sigma2, b, delta0))
 
@@ -39,7 +39,7 @@ def zw19_upper_ptr(alpha, q, sigma1, sigma2, b, delta0):
 @self_checked
 def zw19_lower_ptr(alpha, q, sigma1, sigma2, b, delta0):
     """[ZW19] tight formula with the Theorem 4.3 curve (Fig. 2, green)."""
-    from ..zw19 import zw19_lower
+    from ..base.zw19 import zw19_lower
 
     return zw19_lower(alpha, q, thm4_3_curve(sigma1, sigma2, b, delta0))
 
@@ -58,7 +58,7 @@ _PARAMS = (P_ALPHA, P_Q, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0)
 
 register(Statement(
     id="ptr.zw19_upper",
-    fast="dpspec.fast.ptr:zw19_upper",
+    fast="dpspec.fast.ptr.bounds:zw19_upper",
     source=Source(SEED_MAIN, "§4.3 and Fig. 2 (black-box bound: [ZW19] Thm 6 with Theorem 4.3)",
                   "general Poisson-amplification upper bound applied to PTR"),
     kind="rdp",
@@ -73,7 +73,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.zw19_lower",
-    fast="dpspec.fast.ptr:zw19_lower",
+    fast="dpspec.fast.ptr.bounds:zw19_lower",
     source=Source(SEED_MAIN, "§4.3 and Fig. 2 (lower bound: [ZW19] tight formula with Theorem 4.3)",
                   "the 'lower bound' curve of Fig. 2, a lower bound when the Case-2 term dominates (erratum E7)"),
     kind="rdp",

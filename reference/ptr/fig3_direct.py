@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..catalogue import Condition, Privacy, Source, Statement, register
 from ..domains import DELTA, STEPS, Choice, Param
 from ..precision import self_checked
-from .notation import P_B, P_DELTA0, P_Q, P_SIGMA1
+from .spec import P_B, P_DELTA0, P_Q, P_SIGMA1
 from .thm4_2 import classical_gaussian_eps, thm4_2, thm4_2_analytic
 
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
@@ -24,8 +24,8 @@ SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
 @self_checked
 def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian="classical"):
     """(ε, δ_total) after T steps of Poisson-subsampled PTR by the direct route (module docstring)."""
-    from ..amplification import poisson_amplification
-    from ..composition import kov15_optimal
+    from ..base.amplification import poisson_amplification
+    from ..base.composition import kov15_optimal
 
     step = thm4_2 if gaussian == "classical" else thm4_2_analytic
     eps_step = step(b, sigma1, delta0, delta_gauss)
@@ -39,7 +39,7 @@ def _classical_valid(p) -> bool:
 
 register(Statement(
     id="ptr.fig3_direct",
-    fast="dpspec.fast.ptr:fig3_direct",
+    fast="dpspec.fast.ptr.bounds:fig3_direct",
     source=Source(SEED_MAIN, "Fig. 3 (direct analysis: Theorem 4.2 + [KOV15]); amplification per [BBG18]",
                   "the (ε, δ) composition baseline of Fig. 3"),
     kind="eps_delta",

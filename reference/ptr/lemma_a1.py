@@ -18,7 +18,7 @@ from mpmath import mpf
 from ..catalogue import Condition, Privacy, Source, Statement, WitnessUse, register
 from ..domains import NOISE, Param
 from ..precision import self_checked
-from .notation import P_ALPHA, Q_RATE
+from .spec import P_ALPHA, Q_RATE
 from .thm4_4 import mtz_c3, mtz_c4
 
 SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
@@ -41,7 +41,7 @@ CONDITIONS = (
 
 register(Statement(
     id="ptr.lemma_a1",
-    fast="dpspec.fast.ptr:lemma_a1",
+    fast="dpspec.fast.ptr.bounds:lemma_a1",
     source=Source(SEED_APPENDIX, "Lemma A.1, eq. (63) ([MTZ19] Theorem 11)",
                   "closed-form RDP bound of the sampled Gaussian used by Theorem 4.4"),
     kind="rdp",

@@ -24,7 +24,7 @@ from ..domains import Param
 from ..errors import DomainError
 from ..errors import PrecisionError
 from ..precision import logsumexp, self_checked
-from .notation import ANY_ORDER, P_B, P_Q, laplace_log_moment
+from .spec import ANY_ORDER, P_B, P_Q, laplace_log_moment
 
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
 
@@ -148,7 +148,7 @@ P_BETA = Param("beta", ANY_ORDER, "order β (any real)", example=2)
 
 register(Statement(
     id="ptr.rq",
-    fast="dpspec.fast.ptr_rq:rq",
+    fast="dpspec.fast.ptr.rq:rq",
     source=Source(SEED_MAIN, "Theorem 4.4 (definition of R_q^(α)) and Remark 4.5",
                   "Rényi moment of the Poisson-subsampled Laplace test, at any real order"),
     kind="identity",
@@ -161,12 +161,12 @@ register(Statement(
         "quadrature": Variant(rq_quadrature, "piecewise: two constant tails + ∫_0^1 (notes §2.10)"),
         "hyp2f1": Variant(rq_hyp2f1, "closed form with ₂F₁(−β, −½; ½; −qu/(1−q)) (notes §2.10)"),
     },
-    note="The three routes must agree (tests/test_ptr_rq.py).",
+    note="The three routes must agree (tests/ptr/test_ptr_rq.py).",
 ))
 
 register(Statement(
     id="ptr.rq_tilde",
-    fast="dpspec.fast.ptr_rq:rq_tilde",
+    fast="dpspec.fast.ptr.rq:rq_tilde",
     source=Source("000_0fe14ad2f9124ea1.txt", "Theorem 4.4 (full version), eq. (82)",
                   "reverse Rényi moment of the subsampled Laplace test and the identity R̃^(β) = R^(1−β)"),
     kind="identity",

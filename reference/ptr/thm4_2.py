@@ -21,7 +21,7 @@ from mpmath import mpf
 from ..catalogue import Condition, Privacy, Source, Statement, Variant, register
 from ..domains import DELTA, Param
 from ..precision import self_checked
-from .notation import P_B, P_DELTA0, P_SIGMA1
+from .spec import P_B, P_DELTA0, P_SIGMA1
 
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
 
@@ -48,7 +48,7 @@ def thm4_2_printed(b, sigma1, delta0, delta):
 def thm4_2_analytic(b, sigma1, delta0, delta):
     """Theorem 4.2's proof with the analytic Gaussian mechanism [BW18, Thm 8]: ε = 1/b + ε_G(δ; σ1), where
     ε_G(δ; σ) = min{ε ≥ 0 : Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) ≤ δ}."""
-    from ..gaussian import gaussian_eps
+    from ..base.gaussian import gaussian_eps
 
     return 1 / b + gaussian_eps(delta, sigma1)
 
@@ -62,7 +62,7 @@ _PARAMS = (P_B, P_SIGMA1, P_DELTA0,
 
 register(Statement(
     id="ptr.thm4_2",
-    fast="dpspec.fast.ptr:thm4_2",
+    fast="dpspec.fast.ptr.bounds:thm4_2",
     source=Source(SEED_MAIN, "Theorem 4.2", "direct (ε, δ)-DP analysis of PTR (corrected: errata E3, E4)"),
     kind="eps_delta",
     claim="upper",
@@ -81,7 +81,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.thm4_2_analytic",
-    fast="dpspec.fast.ptr:thm4_2_analytic",
+    fast="dpspec.fast.ptr.bounds:thm4_2_analytic",
     source=Source(SEED_MAIN, "Theorem 4.2 with the analytic Gaussian [BW18] (dpspec choice, notes §2.6)",
                   "direct (ε, δ)-DP of PTR valid for every σ1"),
     kind="eps_delta",

@@ -26,7 +26,7 @@ import mpmath
 from ..catalogue import Privacy, Source, Statement, WitnessUse, register
 from ..domains import Param, Real
 from ..precision import log_add, self_checked
-from .notation import (NOISE_OR_INF, P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2, eps_from_log_moment,
+from .spec import (NOISE_OR_INF, P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2, eps_from_log_moment,
                        laplace_log_moment)
 
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
@@ -82,7 +82,7 @@ def _case_params(p):
 
 register(Statement(
     id="ptr.thm4_3",
-    fast="dpspec.fast.ptr:thm4_3",
+    fast="dpspec.fast.ptr.bounds:thm4_3",
     source=Source(SEED_MAIN, "Theorem 4.3 (display (3))", "RDP of generalised PTR (Algorithm 1)"),
     kind="rdp",
     claim="upper",
@@ -99,7 +99,7 @@ register(Statement(
 
 register(Statement(
     id="ptr.thm4_3_general",
-    fast="dpspec.fast.ptr:thm4_3_general",
+    fast="dpspec.fast.ptr.bounds:thm4_3_general",
     source=Source(SEED_MAIN, "Theorem 4.3, relaxed (dpspec extension; notes §2.8, erratum E8)",
                   "RDP of PTR without σ1 = σ2/τ, including textbook PTR (σ1 = ∞, Remark 4.1(1))"),
     kind="rdp",

@@ -27,7 +27,7 @@ from mpmath import mpf
 
 from ..catalogue import Condition, Privacy, Source, Statement, Variant, WitnessUse, register
 from ..precision import self_checked
-from .notation import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
+from .spec import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
 from .rq import pow1p_excess, ratio_expectation
 
 SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
@@ -148,7 +148,7 @@ def _sub_params(p):
 
 register(Statement(
     id="ptr.thm4_4",
-    fast="dpspec.fast.ptr:thm4_4",
+    fast="dpspec.fast.ptr.bounds:thm4_4",
     source=Source(SEED_APPENDIX, "Theorem 4.4 (full version), eqs. (42)–(44)",
                   "white-box RDP bound of Poisson-subsampled PTR"),
     kind="rdp",

@@ -92,7 +92,7 @@ CONDITIONS = (
 _POS = Real(0, math.inf)
 register(Statement(
     id="ptr.thm5_2",
-    fast="dpspec.fast.ptr_utility:thm5_2",
+    fast="dpspec.fast.ptr.utility:thm5_2",
     source=Source(SEED_APPENDIX, "Theorem 5.2 (formal version), eqs. (93)–(96)",
                   "convergence of SGD with PTR(SUM, TSUM_F) under at most F corrupted gradients per step"),
     kind="utility",

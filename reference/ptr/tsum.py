@@ -17,7 +17,7 @@ it by at most ||x̃_(k−F)||), and 0 for k < F; from S, adding a points of norm
 ||x_(m+a−F+1)|| at that rank whatever c is, so a = r is best. Hence, for τ < R,
     Δ(S) = max(F − m, 0) + #{ j ∈ [max(m−F+1, 1), m] : ||x_(j)|| ≤ τ },      Δ(S) = ∞ if τ ≥ R,
 which for m > F is the notes' closed form #{i ∈ {m−F+1, …, m} : ||x_(i)|| ≤ τ}. The brute-force checks are in
-tests/test_ptr_tsum.py.
+tests/ptr/test_ptr_tsum.py.
 """
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def safety_margin_value(points, F, tau, R):
 
 register(Statement(
     id="ptr.thm5_1",
-    fast="dpspec.fast.operators:ls_tsum",
+    fast="dpspec.fast.ptr.operators:ls_tsum",
     source=Source(SEED_MAIN, "Theorem 5.1", "r-step local sensitivity of the F-trimmed sum (used by PTR-TMEAN)"),
     kind="sensitivity",
     claim="exact",
@@ -150,12 +150,12 @@ register(Statement(
         conditions=(Condition("m_gt_F", "the printed formula needs m > F (erratum E16)",
                               lambda p: len(p["points"]) > p["F"]),))},
     default_variant="extended",
-    note="Add/remove distance (erratum E15). Brute-force checks: tests/test_ptr_tsum.py, proofs_checks/ptr.",
+    note="Add/remove distance (erratum E15). Brute-force checks: tests/ptr/test_ptr_tsum.py, proofs_checks/ptr.",
 ))
 
 register(Statement(
     id="ptr.safety_margin",
-    fast="dpspec.fast.operators:safety_margin_of_points",
+    fast="dpspec.fast.ptr.operators:safety_margin_of_points",
     source=Source(SEED_APPENDIX, "Algorithm 3 (PTR-TMEAN), Δ(S); §5 of 001",
                   "distance to an unsafe dataset, tested by PTR with Laplace noise"),
     kind="sensitivity",

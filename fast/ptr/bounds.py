@@ -1,0 +1,355 @@
+"""PTR bounds of Wang, Mahloujifar, Wang, Jia, Mittal (NeurIPS 2022), vectorised: Theorems 4.2, 4.3 (and the
+σ2 ≠ τσ1 extension), 4.4 (full version, with its validity mask), Lemma A.1, appendix A.1.1, and [ZW19] fed with
+Theorem 4.3. Mirrors reference/ptr/*.py (statement ids ``ptr.*``); seed 001 = main text, seed 000 = appendix.
+
+Names for the accountant (stable): :func:`ptr_rdp`, :func:`ptr_subsampled_rdp`, :func:`ptr_zw19_upper`.
+
+Numerics (notes ptr-rdp.md §8):
+* T1: ln[(1−δ0)e^{a} + δ0 e^{c}] = log1p(X), X = (1−δ0)(e^a − 1) + δ0(e^c − 1) ≥ 0, with log X from a
+  logaddexp of log_expm1's: no overflow for large exponents, no cancellation near α = 1 (X = O(α − 1)).
+* Theorem 4.4 and [ZW19]: B − 1 and e^{K} − 1 are sums of positive terms, formed directly in log space, then
+  ε = log1p(e^{log(B−1)})/(α−1); see fast/ptr/rq.py and :func:`_zw19_log_excess`.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from dpspec.reference.domains import ALPHA, DELTA, NOISE, Real
+from dpspec.reference.errors import ConditionError
+
+from .._torch import log1p_exp, log_expm1, params
+from ..base.gaussian import gaussian_eps
+from ..base.laplace import laplace_rdp
+from .rq import Q_RATE, log_excess_b
+from ..base.zw19 import log_excess as zw19_log_excess
+
+# Domains as in reference/ptr/spec.py (not imported: it imports mpmath).
+DELTA0 = Real(0, 0.5, lo_open=True, hi_open=False)  # δ0 ∈ (0, 1/2] (seed 001 Remark 4.1(3))
+NOISE_OR_INF = Real(0, math.inf, lo_open=True, hi_open=True, allow_inf=True)  # σ1 = ∞: textbook PTR
+TAU = Real(0, 1, lo_open=True, hi_open=False)
+
+
+def _inv_sq(sigma: torch.Tensor) -> torch.Tensor:
+    """1/σ², 0 at σ = ∞."""
+    return 1 / sigma**2
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Theorem 4.2 (seed 001 §4.1, corrected: errata E3, E4)
+
+def thm4_2(b, sigma1, delta0, delta, allow_outside: bool = False) -> torch.Tensor:
+    """ε = 1/b + √(2 ln(1.25/δ))/σ1 for total δ0 + δ (mirrors ``ptr.thm4_2``); raises ConditionError where the
+    classical Gaussian ε_N = √(2 ln(1.25/δ))/σ1 is not < 1 ([DR14, Thm A.1]) unless ``allow_outside``."""
+    b, sigma1, delta0, delta = params(b=(b, NOISE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
+                                      delta=(delta, DELTA))
+    return 1 / b + _classical_gaussian_eps(delta, sigma1, "ptr.thm4_2", allow_outside)
+
+
+def _classical_gaussian_eps(delta, sigma1, statement_id: str, allow_outside: bool) -> torch.Tensor:
+    """ε_N = √(2 ln(1.25/δ))/σ1 of [DR14, Thm A.1], raising ConditionError for ``statement_id`` where ε_N ≥ 1
+    (the theorem's condition) unless ``allow_outside``."""
+    eps_n = torch.sqrt(2 * torch.log(1.25 / delta)) / sigma1
+    if not allow_outside and not bool((eps_n < 1).all()):
+        raise ConditionError(statement_id, ["classical_gaussian: [DR14, Thm A.1] needs ε_N = √(2 ln(1.25/δ))/σ1 < 1"])
+    return eps_n
+
+
+def thm4_2_analytic(b, sigma1, delta0, delta) -> torch.Tensor:
+    """ε = 1/b + ε_G(δ; σ1), the exact Gaussian ε of [BW18, Thm 8] (mirrors ``ptr.thm4_2_analytic``)."""
+    b, sigma1, delta0, delta = params(b=(b, NOISE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
+                                      delta=(delta, DELTA))
+    return 1 / b + gaussian_eps(delta, sigma1)
+
+
+GAUSSIAN_ROUTES = ("classical", "analytic")
+
+
+def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian: str = "classical",
+                allow_outside: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """(ε, δ_total) after T steps of Poisson-subsampled PTR by the direct route of Fig. 3 (mirrors
+    ``ptr.fig3_direct``, reference/ptr/fig3_direct.py): Theorem 4.2 per step (``gaussian``: the classical [DR14]
+    ε, whose condition ε_N < 1 raises ConditionError unless ``allow_outside``, or the exact [BW18] one), Poisson
+    amplification [BBG18, Thm 10] of (ε_s, δ0 + δ_g), then KOV15's optimal composition over T steps with slack δ'
+    (:func:`dpspec.fast.base.composition.kov15_optimal_unchecked`: any T, O(√T) terms)."""
+    from dpspec.reference.domains import Choice
+    from dpspec.reference.errors import DomainError
+
+    from ..base.amplification import poisson_amplification
+    from dpspec.reference.domains import STEPS
+
+    from ..base.composition import kov15_optimal_unchecked
+
+    if gaussian not in GAUSSIAN_ROUTES:
+        raise DomainError("gaussian", gaussian, Choice(GAUSSIAN_ROUTES).describe())
+    steps, q, sigma1, delta0, delta_gauss, delta_slack = params(
+        steps=(steps, STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
+        delta_gauss=(delta_gauss, DELTA), delta_slack=(delta_slack, DELTA))
+    if gaussian == "classical":
+        _classical_gaussian_eps(delta_gauss, sigma1, "ptr.fig3_direct", allow_outside)
+        eps_step = thm4_2(b, sigma1, delta0, delta_gauss, allow_outside=True)
+    else:
+        eps_step = thm4_2_analytic(b, sigma1, delta0, delta_gauss)
+    eps_amp, delta_amp = poisson_amplification(eps_step, delta0 + delta_gauss, q)
+    return kov15_optimal_unchecked(eps_amp, delta_amp, steps, delta_slack)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Theorem 4.3 (seed 001 §4.2, display (3); appendix 000 A.1) and its σ2 ≠ τσ1 extension
+
+def _case1_log_moment(alpha, inv1, inv2, delta0):
+    """ln[(1−δ0) e^{α(α−1)/(2σ1²)} + δ0 e^{α(α−1)/(2σ2²)}] (appendix 000 eq. (24)), written with 1/σ²."""
+    half = alpha * (alpha - 1) / 2
+    log_x = torch.logaddexp(torch.log1p(-delta0) + log_expm1(half * inv1), torch.log(delta0) + log_expm1(half * inv2))
+    return log1p_exp(log_x)
+
+
+def _laplace_log_moment(alpha, b):
+    """(α−1)·ε_R-Lap^(b)(α) (Mironov 2017, Prop. 6)."""
+    return (alpha - 1) * laplace_rdp(alpha, b)
+
+
+def _thm4_3_log_moment(alpha, sigma1, sigma2, b, delta0, case2_inv_sq):
+    """(α−1)·max(T1, T2) with T2's Gaussian part α·case2_inv_sq/2."""
+    t1 = _case1_log_moment(alpha, _inv_sq(sigma1), _inv_sq(sigma2), delta0)
+    t2 = alpha * (alpha - 1) * case2_inv_sq / 2 + _laplace_log_moment(alpha, b)
+    return torch.maximum(t1, t2)
+
+
+def thm4_3(alpha, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """Theorem 4.3: ε(α) ≤ max(T1, T2), T1 = ln[(1−δ0)e^{α(α−1)/(2σ1²)} + δ0 e^{α(α−1)/(2σ2²)}]/(α−1),
+    T2 = α/(2σ1²) + ε_R-Lap^(b)(α) (mirrors ``ptr.thm4_3``)."""
+    alpha, sigma1, sigma2, b, delta0 = params(alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
+                                              b=(b, NOISE), delta0=(delta0, DELTA0))
+    return _thm4_3_log_moment(alpha, sigma1, sigma2, b, delta0, _inv_sq(sigma1)) / (alpha - 1)
+
+
+def thm4_3_general(alpha, sigma1, sigma2, tau, b, delta0) -> torch.Tensor:
+    """dpspec extension (notes §2.8, erratum E8): ε ≤ max(T1, α·max(1/σ1², τ²/σ2²)/2 + ε_R-Lap^(b)(α)); σ1 = ∞ is
+    textbook PTR (mirrors ``ptr.thm4_3_general``)."""
+    alpha, sigma1, sigma2, tau, b, delta0 = params(
+        alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE_OR_INF), sigma2=(sigma2, NOISE), tau=(tau, TAU), b=(b, NOISE),
+        delta0=(delta0, DELTA0))
+    case2 = torch.maximum(_inv_sq(sigma1), tau**2 / sigma2**2)
+    return _thm4_3_log_moment(alpha, sigma1, sigma2, b, delta0, case2) / (alpha - 1)
+
+
+def ptr_rdp(alpha, sigma1, sigma2, b, delta0, tau=None) -> torch.Tensor:
+    """RDP ε(α) of one run of PTR: Theorem 4.3 (σ2 = τσ1), or its extension when ``tau`` is given."""
+    if tau is None:
+        return thm4_3(alpha, sigma1, sigma2, b, delta0)
+    return thm4_3_general(alpha, sigma1, sigma2, tau, b, delta0)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Appendix A.1.1 (PTR without releasing Δ̂) and inequality (38)–(41)
+
+def ineq38_41(alpha, b) -> torch.Tensor:
+    """α/((α−1)b), the crude bound on ε_R-Lap^(b)(α) of appendix 000 (41) (mirrors ``ptr.ineq38_41``)."""
+    alpha, b = params(alpha=(alpha, ALPHA), b=(b, NOISE))
+    return alpha / ((alpha - 1) * b)
+
+
+def a1_1_no_release(alpha, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """max(T1(α), α/(2σ1²) + α/((α−1)b)), appendix 000 A.1.1 eq. (37) (mirrors ``ptr.a1_1_no_release``)."""
+    alpha, sigma1, sigma2, b, delta0 = params(alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
+                                              b=(b, NOISE), delta0=(delta0, DELTA0))
+    t1 = _case1_log_moment(alpha, _inv_sq(sigma1), _inv_sq(sigma2), delta0) / (alpha - 1)
+    return torch.maximum(t1, alpha / (2 * sigma1**2) + alpha / ((alpha - 1) * b))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Conditions of Lemma A.1 ([MTZ19] Thm 11) and Theorem 4.4 (appendix 000; symbols rebuilt, notes §2.10)
+
+def q_prime(q, b):
+    """q' = q/(q + (1−q)e^{−1/b}) = sup_s A(s) (appendix 000, Theorem 4.4 full version)."""
+    return q / (q + (1 - q) * torch.exp(-1 / b))
+
+
+def _mtz_c3_c4(alpha, q, sigma):
+    """(C3) 1 < α ≤ ½σ²L − 2 ln σ and (C4) α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²)),
+    L = ln(1 + 1/(q(α−1))) ([MTZ19] Thm 11 / Lemma A.1)."""
+    L = torch.log1p(1 / (q * (alpha - 1)))
+    log_s = torch.log(sigma)
+    c3 = (alpha > 1) & (alpha <= sigma**2 * L / 2 - 2 * log_s)
+    c4 = alpha <= (sigma**2 * L**2 / 2 - math.log(5) - 2 * log_s) / (L + torch.log(q * alpha) + 1 / (2 * sigma**2))
+    return c3, c4
+
+
+THM4_4_CONDITIONS = {  # texts as in reference/ptr/thm4_4.py
+    "C1": "q ≤ e^{−1/b}/(4 + e^{−1/b}), i.e. q' = q/(q + (1−q)e^{−1/b}) ≤ 1/5",
+    "C2": "σ1 ≥ σ2 ≥ 4",
+    "C3": "1 < α ≤ ½σ2² L − 2 ln σ2, L = ln(1 + 1/(q'(α−1)))",
+    "C4": "α ≤ (½σ2² L² − ln 5 − 2 ln σ2)/(L + ln(q'α) + 1/(2σ2²))",
+}
+
+
+def thm4_4_condition_masks(alpha, q, sigma1, sigma2, b, delta0) -> dict[str, torch.Tensor]:
+    """Boolean tensors (C1)–(C4) of Theorem 4.4 (full version), elementwise (reference/ptr/thm4_4.py CONDITIONS)."""
+    alpha, q, sigma1, sigma2, b, delta0 = params(
+        alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE), b=(b, NOISE),
+        delta0=(delta0, DELTA0))
+    qp = q_prime(q, b)
+    c3, c4 = _mtz_c3_c4(alpha, qp, sigma2)
+    return {"C1": qp <= 0.2, "C2": (sigma1 >= sigma2) & (sigma2 >= 4), "C3": c3, "C4": c4}
+
+
+def thm4_4_valid(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """(C1) ∧ (C2) ∧ (C3) ∧ (C4), elementwise: where Theorem 4.4 is a bound."""
+    masks = thm4_4_condition_masks(alpha, q, sigma1, sigma2, b, delta0)
+    return masks["C1"] & masks["C2"] & masks["C3"] & masks["C4"]
+
+
+LEMMA_A1_CONDITIONS = {  # texts as in reference/ptr/lemma_a1.py
+    "q": "q ≤ 1/5",
+    "sigma": "σ ≥ 4",
+    "C3": "1 < α ≤ ½σ²L − 2 ln σ, L = ln(1 + 1/(q(α−1)))",
+    "C4": "α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²))",
+}
+
+
+def lemma_a1_condition_masks(alpha, q, sigma) -> dict[str, torch.Tensor]:
+    """Boolean tensors of Lemma A.1's conditions (appendix 000 eq. (63); [MTZ19] Thm 11), elementwise."""
+    alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma=(sigma, NOISE))
+    c3, c4 = _mtz_c3_c4(alpha, q, sigma)
+    return {"q": q <= 0.2, "sigma": sigma >= 4, "C3": c3, "C4": c4}
+
+
+def lemma_a1_valid(alpha, q, sigma) -> torch.Tensor:
+    """Lemma A.1's predicate (all four conditions), vectorised boolean."""
+    masks = lemma_a1_condition_masks(alpha, q, sigma)
+    return masks["q"] & masks["sigma"] & masks["C3"] & masks["C4"]
+
+
+def _raise_outside(statement_id: str, masks: dict[str, torch.Tensor], texts: dict[str, str]) -> None:
+    failed = [f"{name}: {texts[name]}" for name, ok in masks.items() if not bool(ok.all())]
+    if failed:
+        raise ConditionError(statement_id, failed)
+
+
+def lemma_a1(alpha, q, sigma, allow_outside: bool = False) -> torch.Tensor:
+    """Lemma A.1 as an RDP bound, ln(1 + 2q²α(α−1)/σ²)/(α−1) (mirrors ``ptr.lemma_a1``); ConditionError outside
+    its conditions unless ``allow_outside``."""
+    alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma=(sigma, NOISE))
+    if not allow_outside:
+        _raise_outside("ptr.lemma_a1", lemma_a1_condition_masks(alpha, q, sigma), LEMMA_A1_CONDITIONS)
+    return torch.log1p(2 * q**2 * alpha * (alpha - 1) / sigma**2) / (alpha - 1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Theorem 4.4 (appendix 000 A.2, eqs. (42)–(44), full version)
+
+def _thm4_4_log_excess(alpha, q, sigma1, sigma2, b, delta0, main_text=False):
+    """log(max(B0, B1, B2) − 1), elementwise on checked tensors of one shape."""
+    shape = alpha.shape
+    alpha, q, sigma1, sigma2, b, delta0 = (t.reshape(-1) for t in (alpha, q, sigma1, sigma2, b, delta0))
+    log_aa = torch.log(alpha) + torch.log(alpha - 1)
+    log_b0 = math.log(2) + 2 * torch.log(q) + log_aa + torch.log((1 - delta0) / sigma1**2 + delta0 / sigma2**2)
+    log_c = math.log(2) + log_aa - (0 if main_text else 2 * torch.log(sigma1))
+    log_b1 = log_excess_b(alpha, q, b, log_c, reverse=False)
+    log_b2 = log_excess_b(alpha, q, b, log_c, reverse=True)
+    return torch.maximum(log_b0, torch.maximum(log_b1, log_b2)).reshape(shape)
+
+
+def thm4_4_with_validity(alpha, q, sigma1, sigma2, b, delta0, main_text: bool = False):
+    """(ε, valid): Theorem 4.4's value ln max(B0, B1, B2)/(α−1) at every point, and the boolean mask of
+    (C1)–(C4). Where ``valid`` is False the value is NOT a bound (erratum E1). ``main_text``: the seed 001 §4.3
+    form without 1/σ1² in B1, B2 (erratum E2)."""
+    alpha, q, sigma1, sigma2, b, delta0 = params(
+        alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE), b=(b, NOISE),
+        delta0=(delta0, DELTA0))
+    eps = log1p_exp(_thm4_4_log_excess(alpha, q, sigma1, sigma2, b, delta0, main_text)) / (alpha - 1)
+    return eps, thm4_4_valid(alpha, q, sigma1, sigma2, b, delta0)
+
+
+def thm4_4(alpha, q, sigma1, sigma2, b, delta0, allow_outside: bool = False) -> torch.Tensor:
+    """Theorem 4.4, full version (mirrors ``ptr.thm4_4``): ConditionError when any point is outside (C1)–(C4),
+    unless ``allow_outside`` (then the values there are not bounds)."""
+    if not allow_outside:
+        _raise_outside("ptr.thm4_4", thm4_4_condition_masks(alpha, q, sigma1, sigma2, b, delta0),
+                       THM4_4_CONDITIONS)
+    return thm4_4_with_validity(alpha, q, sigma1, sigma2, b, delta0)[0]
+
+
+def ptr_subsampled_rdp(alpha, q, sigma1, sigma2, b, delta0):
+    """(ε, valid) of Poisson-subsampled PTR by Theorem 4.4 (full version); see :func:`thm4_4_with_validity`."""
+    return thm4_4_with_validity(alpha, q, sigma1, sigma2, b, delta0)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# [ZW19] fed with Theorem 4.3 (seed 001 §4.3, Fig. 2; reference/ptr/blackbox.py, reference/base/zw19.py)
+
+_ZW19_CHUNK = 1 << 22  # elements of the (points × orders) grid formed at once
+
+
+def _zw19_log_excess(n, q, sigma1, sigma2, b, delta0, factor_3: bool):
+    """log(e^{K(n)} − 1) at integer n ≥ 2 (flat tensors), K the log of the ZW19 sum with ε(ℓ) = Thm 4.3.
+
+    With Σ_ℓ C(n,ℓ)(1−q)^{n−ℓ}q^ℓ = 1 and the head (1−q)^{n−1}(1 + (n−1)q) being its ℓ = 0, 1 terms,
+    e^{K} − 1 = Σ_{ℓ=2}^{n} C(n,ℓ)(1−q)^{n−ℓ}q^ℓ (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1), c_ℓ = 3 for ℓ ≥ 3 in Thm 6, else 1:
+    every term is ≥ 0, so no cancellation for small q."""
+    n_max = int(n.max())
+    ell = torch.arange(2, n_max + 1, dtype=n.dtype, device=n.device)
+    out = torch.empty_like(n)
+    step = max(1, _ZW19_CHUNK // max(1, ell.numel()))
+    for i in range(0, n.numel(), step):
+        nn, qq, s1, s2, bb, d0 = (t[i:i + step].unsqueeze(-1) for t in (n, q, sigma1, sigma2, b, delta0))
+        l_ = torch.minimum(ell, nn)  # terms with ℓ > n are masked by the generic sum
+        eps_ell = _thm4_3_log_moment(l_, s1, s2, bb, d0, _inv_sq(s1)) / (l_ - 1)  # ε(ℓ) = Thm 4.3
+        out[i:i + step] = zw19_log_excess(nn, qq, ell, eps_ell, factor_3)
+    return out
+
+
+def _zw19_args(alpha, q, sigma1, sigma2, b, delta0):
+    return params(alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
+                  b=(b, NOISE), delta0=(delta0, DELTA0))
+
+
+def zw19_upper(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """[ZW19] Thm 6 with ε(ℓ) = Theorem 4.3 (Fig. 2 "black-box bound"; mirrors ``ptr.zw19_upper``). Non-integer
+    α: the cumulant K = (α−1)ε is interpolated linearly between ⌊α⌋ and ⌈α⌉ (K(1) = 0), an upper bound by
+    convexity (reference/base/zw19.py)."""
+    alpha, q, sigma1, sigma2, b, delta0 = _zw19_args(alpha, q, sigma1, sigma2, b, delta0)
+    shape = alpha.shape
+    alpha, q, sigma1, sigma2, b, delta0 = (t.reshape(-1) for t in (alpha, q, sigma1, sigma2, b, delta0))
+    lo = torch.floor(alpha)
+    t = alpha - lo
+    hi = torch.where(t > 0, lo + 1, lo)
+    both = torch.cat([lo, hi])
+    rest = [torch.cat([x, x]) for x in (q, sigma1, sigma2, b, delta0)]
+    k = log1p_exp(_zw19_log_excess(torch.clamp(both, min=2), *rest, factor_3=True))
+    k = torch.where(both >= 2, k, torch.zeros_like(k))  # K(1) = 0
+    k_lo, k_hi = k[: alpha.numel()], k[alpha.numel():]
+    return (((1 - t) * k_lo + t * k_hi) / (alpha - 1)).reshape(shape)
+
+
+def ptr_zw19_upper(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """The [ZW19] black-box RDP bound of Poisson-subsampled PTR (:func:`zw19_upper`)."""
+    return zw19_upper(alpha, q, sigma1, sigma2, b, delta0)
+
+
+def _case2_dominates(n, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ n (erratum E7's proviso; reference/ptr/blackbox.py)."""
+    n_max = int(n.max()) if n.numel() else 2
+    ell = torch.arange(2, max(n_max, 2) + 1, dtype=n.dtype, device=n.device)
+    nn, s1, s2, bb, d0 = (x.unsqueeze(-1) for x in (n, sigma1, sigma2, b, delta0))
+    t1 = _case1_log_moment(ell, _inv_sq(s1), _inv_sq(s2), d0)
+    t2 = ell * (ell - 1) / (2 * s1**2) + _laplace_log_moment(ell, bb)
+    return ((t2 >= t1) | (ell > nn)).all(dim=-1)
+
+
+def zw19_lower(alpha, q, sigma1, sigma2, b, delta0, allow_outside: bool = False) -> torch.Tensor:
+    """The [ZW19] tight formula with ε(ℓ) = Theorem 4.3 at ⌊α⌋ (0 for α < 2) (Fig. 2 "lower bound"; mirrors
+    ``ptr.zw19_lower``). A lower bound only where T2(ℓ) ≥ T1(ℓ) for 2 ≤ ℓ ≤ α (erratum E7): ConditionError
+    elsewhere unless ``allow_outside``."""
+    alpha, q, sigma1, sigma2, b, delta0 = _zw19_args(alpha, q, sigma1, sigma2, b, delta0)
+    n = torch.floor(alpha)
+    if not allow_outside and not bool(_case2_dominates(n.reshape(-1), *(x.reshape(-1) for x in (
+            sigma1, sigma2, b, delta0))).all()):
+        raise ConditionError("ptr.zw19_lower", ["case2_dominates: T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ α "
+                                                "(erratum E7)"])
+    shape = alpha.shape
+    flat = [x.reshape(-1) for x in (n, q, sigma1, sigma2, b, delta0)]
+    k = log1p_exp(_zw19_log_excess(torch.clamp(flat[0], min=2), *flat[1:], factor_3=False))
+    return torch.where(flat[0] >= 2, k / (flat[0] - 1), torch.zeros_like(k)).reshape(shape)

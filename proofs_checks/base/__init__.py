@@ -1,0 +1,1 @@
+"""Proof checks and errata of the standard results (``base.*``)."""

@@ -1,0 +1,45 @@
+"""(ε, δ) amplification by Poisson subsampling.
+
+Balle, Barthe & Gaboardi, "Privacy Amplification by Subsampling: Tight Analyses via Couplings and Divergences",
+NeurIPS 2018 (arXiv 1807.01647), Thm 10 (Poisson subsampling, add/remove relation); first in Li, Qardaji & Su,
+"On sampling, anonymization, and differential privacy", ASIACCS 2012: if M is (ε, δ)-DP then M∘PoissonSample(q)
+is (ε', δ')-DP with
+    ε' = log(1 + q(e^ε − 1)),   δ' = q·δ.
+"""
+from __future__ import annotations
+
+import mpmath
+
+from ..catalogue import Privacy, Source, Statement, register
+from ..domains import EPS, SAMPLING_RATE, Param, Real
+from ..precision import checked_param as _check, self_checked
+
+DELTA_CLOSED = Real(0, 1, lo_open=False, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
+
+
+
+
+@self_checked
+def poisson_amplification(eps, delta, q):
+    """(ε', δ') = (log(1 + q(e^ε − 1)), qδ) (BBG18 Thm 10 / LQS12), computed as log1p(q·expm1(ε))."""
+    eps, delta, q = _check("eps", EPS, eps), _check("delta", DELTA_CLOSED, delta), _check("q", SAMPLING_RATE, q)
+    return mpmath.log1p(q * mpmath.expm1(eps)), q * delta
+
+
+register(Statement(
+    id="base.poisson_amplification",
+    fast="dpspec.fast.base.amplification:poisson_amplification",
+    source=Source("outside", "Thm 10", "(ε, δ) amplification by Poisson subsampling",
+                  "Balle, Barthe & Gaboardi, NeurIPS 2018 (arXiv 1807.01647); Li, Qardaji & Su, ASIACCS 2012"),
+    kind="eps_delta",
+    claim="upper",
+    summary="(ε, δ) ↦ (log(1 + q(e^ε − 1)), qδ)",
+    params=(
+        Param("eps", EPS, "ε of the base mechanism", example=1),
+        Param("delta", DELTA_CLOSED, "δ of the base mechanism", example="1e-6"),
+        Param("q", SAMPLING_RATE, "Poisson sampling rate", example="0.01"),
+    ),
+    reference=poisson_amplification,
+    privacy=Privacy("add_remove", "both", "poisson"),
+    monotone={"eps": +1, "delta": +1, "q": +1},
+))

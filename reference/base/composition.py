@@ -1,0 +1,371 @@
+"""Composition: RDP additivity, basic (ε, δ) composition, and the optimal homogeneous (ε, δ) composition of
+Kairouz, Oh & Viswanath (2015) with its closed-form bound.
+
+The optimal composition is computed from the k-fold product of the canonical (ε, δ) pair of KOV15 (their
+§3, "a simple mechanism that dominates all (ε, δ)-DP mechanisms"), registered as the witness
+``base.kov15_canonical``: on outcomes {0, 1, 2, 3},
+
+    P̃ = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0),    Q̃ = (0, (1−δ)/(1+e^ε), (1−δ)e^ε/(1+e^ε), δ).
+
+Its k-fold hockey-stick divergence at a total ε_g is
+
+    δ_g(ε_g) = 1 − (1−δ)^k (1 − δ₀(ε_g)),
+    δ₀(ε_g) = Σ_{ℓ=0}^{k} C(k,ℓ) (e^{(k−ℓ)ε} − e^{ε_g + ℓε})₊ / (1 + e^ε)^k,
+
+which at ε_g = (k − 2i)ε is exactly KOV15 Thm 3.3's 1 − (1−δ)^k (1 − δ_i),
+δ_i = Σ_{ℓ=0}^{i−1} C(k,ℓ)(e^{(k−ℓ)ε} − e^{(k−2i+ℓ)ε})/(1+e^ε)^k, and between those points is the boundary of
+the privacy region that the theorem describes (δ₀ is linear in e^{ε_g} there).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+from mpmath import mp, mpf
+
+from ..catalogue import Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
+from ..domains import ALPHA, EPS, STEPS, Curve, Integer, Param, Real
+from ..errors import DomainError
+from ..precision import log1mexp, logsumexp, self_checked
+
+KOV15 = "Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy, ICML 2015"
+# per-mechanism δ may be 0 (pure DP); δ = 1 is excluded (vacuous, and 1 − δ = 0 breaks the logs)
+STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
+SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
+PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
+# the optimal composition sums k + 1 terms at high precision: keep k where that takes well under a second
+KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
+
+
+# ---------------------------------------------------------------------------------------------------
+# RDP additivity
+
+@self_checked
+def rdp_composition(curve, steps, alpha):
+    """RDP composition (Mironov 2017, Prop. 1): if each of T adaptively chosen mechanisms is (α, ε(α))-RDP,
+    their composition is (α, T·ε(α))-RDP. Homogeneous form ε_T(α) = T·ε(α). (Equality holds for the product
+    of identical independent pairs, by additivity of the Rényi divergence.)"""
+    value = curve(alpha)
+    if value < 0:
+        raise DomainError("curve", f"eps({mpmath.nstr(alpha, 8)}) = {mpmath.nstr(value, 8)}",
+                          "an RDP curve with eps(alpha) >= 0")
+    return steps * value
+
+
+register(Statement(
+    id="base.rdp_composition",
+    fast="dpspec.fast.base.composition:rdp_composition",
+    source=Source("outside", "Prop. 1", "adaptive composition of RDP mechanisms adds their ε(α)",
+                  "Mironov, Rényi Differential Privacy, CSF 2017"),
+    kind="rdp",
+    claim="upper",
+    summary="ε_T(α) = T · ε(α)",
+    params=(
+        Param("curve", Curve("rdp"), "per-step RDP curve α ↦ ε(α)"),
+        Param("steps", STEPS, "number of composed mechanisms T", example=10),
+        Param("alpha", ALPHA, "Rényi order", example=2),
+    ),
+    reference=rdp_composition,
+    privacy=Privacy("any", "both", "none"),
+    monotone={"steps": +1, "alpha": +1},
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Basic (ε, δ) composition
+
+@self_checked
+def basic_composition(eps, delta, k):
+    """Basic composition (Dwork & Roth 2014, Thm 3.16): the composition of k (ε, δ)-DP mechanisms is
+    (kε, kδ)-DP. Returns the pair (kε, kδ) (kδ ≥ 1 is a true but vacuous statement)."""
+    return k * eps, k * delta
+
+
+register(Statement(
+    id="base.basic_composition",
+    fast="dpspec.fast.base.composition:basic_composition",
+    source=Source("outside", "Thm 3.16", "basic composition of (ε, δ)-DP mechanisms",
+                  "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
+    kind="eps_delta",
+    claim="upper",
+    summary="(ε_g, δ_g) = (kε, kδ)",
+    params=(
+        Param("eps", EPS, "per-mechanism ε", example="0.1"),
+        Param("delta", STEP_DELTA, "per-mechanism δ", example="1e-6"),
+        Param("k", STEPS, "number of composed mechanisms", example=10),
+    ),
+    reference=basic_composition,
+    witnesses=(WitnessUse("base.kov15_canonical", {"eps": "eps", "delta": "delta", "k": "k"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": +1, "delta": +1, "k": +1},
+    note="returns a pair; the monotone declarations hold for both components",
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# KOV15: the optimal homogeneous composition (Thm 3.3) and its closed form (Thm 3.4)
+
+def _log_binomial_sum(k, log_s, log_f, ell_end, factor=None):
+    """log Σ_{ℓ=0}^{ell_end−1} C(k,ℓ) s^ℓ f^{k−ℓ} · factor(ℓ), for factor(ℓ) ∈ [0, 1] (default 1).
+
+    Log-sum-exp with the shift log C(k,ℓ₀) s^ℓ₀ f^{k−ℓ₀} taken at ℓ₀, the largest binomial weight in the range
+    (the mode or ell_end − 1; exact log-gamma there). The shifted weights C(k,ℓ)s^ℓ f^{k−ℓ} / (the same at
+    ℓ₀) ≤ 1 are carried by the exact ratio recurrence (k−ℓ)/(ℓ+1)·s/f, walking away from ℓ₀ in both
+    directions; the weights decrease along each walk, so a walk stops once a weight falls below
+    2^(−prec−10)/(k+1) of the running sum: everything left out is below 2^(−prec−10) of the result."""
+    ell_end = min(ell_end, k + 1)
+    if ell_end <= 0:
+        return mpf("-inf")
+    factor = factor or (lambda ell: 1)
+    mode = min(int(mpmath.floor((k + 1) * mpmath.exp(log_s))), k)
+    start = min(mode, ell_end - 1)
+    log_shift = (mpmath.loggamma(k + 1) - mpmath.loggamma(start + 1) - mpmath.loggamma(k - start + 1)
+                 + start * log_s + (k - start) * log_f)
+    ratio = mpmath.exp(log_s - log_f)  # s/f
+    negligible = mpf(2) ** (-mp.prec - 10) / (k + 1)
+    total = factor(start)
+    for step in (-1, +1):
+        weight, ell = mpf(1), start
+        while 0 <= ell + step < ell_end:
+            weight *= (mpf(k - ell) / (ell + 1) * ratio) if step > 0 else (mpf(ell) / (k - ell + 1) / ratio)
+            ell += step
+            if weight < negligible * total:
+                break
+            total += weight * factor(ell)
+    return log_shift + mpmath.log(total) if total > 0 else mpf("-inf")
+
+
+def _log_q(eps):
+    """log 1/(1+e^ε) (the weight of the "low" outcome of the canonical pair), without overflow."""
+    return -(eps + mpmath.log1p(mpmath.exp(-eps)))
+
+
+def _log_p(eps):
+    """log e^ε/(1+e^ε)."""
+    return -mpmath.log1p(mpmath.exp(-eps))
+
+
+def _active(eps_g, eps, k):
+    """The number i of terms ℓ = 0..i−1 with (k−2ℓ)ε > ε_g (the terms of δ₀(ε_g) that are positive)."""
+    i = max(0, min(k + 1, int(mpmath.ceil((k - eps_g / eps) / 2))))
+    while i > 0 and not (k - 2 * (i - 1)) * eps > eps_g:
+        i -= 1
+    while i <= k and (k - 2 * i) * eps > eps_g:
+        i += 1
+    return i
+
+
+def _log_delta0(eps_g, eps, k):
+    """log δ₀(ε_g) = log Σ_{ℓ : (k−2ℓ)ε > ε_g} C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})/(1+e^ε)^k. Each term is
+    C(k,ℓ) p^{k−ℓ} q^ℓ · (1 − e^{ε_g − (k−2ℓ)ε}) with p = e^ε/(1+e^ε), q = 1 − p, all positive (no cancellation;
+    the factor is taken from expm1)."""
+    factor = lambda ell: -mpmath.expm1(eps_g - (k - 2 * ell) * eps)
+    return _log_binomial_sum(k, _log_q(eps), _log_p(eps), _active(eps_g, eps, k), factor)
+
+
+def _log_one_minus_delta0(eps_g, eps, k):
+    """log(1 − δ₀(ε_g)) without cancellation. For δ₀ ≤ 1/2, log1p(−δ₀) from log δ₀. For δ₀ → 1 (e.g. large
+    kε) as a sum of positive terms: since the
+    weights C(k,ℓ)p^{k−ℓ}q^ℓ sum to 1, 1 − δ₀ = Σ_{ℓ inactive} C(k,ℓ)p^{k−ℓ}q^ℓ
+    + Σ_{ℓ active} C(k,ℓ)p^{k−ℓ}q^ℓ e^{ε_g − (k−2ℓ)ε}. The inactive sum runs over m = k−ℓ = 0..k−i."""
+    log_delta0 = _log_delta0(eps_g, eps, k)
+    if log_delta0 <= -mpmath.log(2):
+        return mpmath.log1p(-mpmath.exp(log_delta0))
+    i = _active(eps_g, eps, k)
+    inactive = _log_binomial_sum(k, _log_p(eps), _log_q(eps), k - i + 1)
+    active = _log_binomial_sum(k, _log_q(eps), _log_p(eps), i, lambda ell: mpmath.exp(eps_g - (k - 2 * ell) * eps))
+    return logsumexp([inactive, active])
+
+
+def _delta_total(delta, k, log_one_minus_delta0):
+    """1 − (1−δ)^k (1 − δ₀) without cancellation: −expm1(k log1p(−δ) + log(1 − δ₀))."""
+    return -mpmath.expm1(k * mpmath.log1p(-delta) + log_one_minus_delta0)
+
+
+@self_checked
+def kov15_profile(eps, delta, k, eps_total):
+    """The optimal δ_g for a total ε_g under k-fold adaptive composition of (ε, δ)-DP mechanisms
+    (Kairouz, Oh & Viswanath 2015, Thm 3.3 and the privacy region it characterises):
+
+        δ_g(ε_g) = 1 − (1−δ)^k (1 − Σ_{ℓ=0}^{k} C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊ / (1+e^ε)^k),
+
+    which equals Thm 3.3's 1 − (1−δ)^k(1 − δ_i) at ε_g = (k−2i)ε and is achieved by the canonical pair, so
+    no smaller δ_g holds for the whole class (optimal). Log-space sum of positive terms."""
+    return _delta_total(delta, k, _log_one_minus_delta0(eps_total, eps, k))
+
+
+_KOV_PARAMS = (
+    Param("eps", PER_STEP_EPS, "per-mechanism ε > 0", example="0.1"),
+    Param("delta", STEP_DELTA, "per-mechanism δ", example=0),
+    Param("k", KOV_STEPS, "number of composed mechanisms", example=100),
+)
+
+register(Statement(
+    id="base.kov15_profile",
+    fast="dpspec.fast.base.composition:kov15_profile",
+    source=Source("outside", "Thm 3.3", "optimal δ for a total ε under homogeneous (ε, δ) composition", KOV15),
+    kind="profile",
+    claim="exact",
+    summary="δ_g = 1 − (1−δ)^k (1 − Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊/(1+e^ε)^k)",
+    params=_KOV_PARAMS + (Param("eps_total", EPS, "total ε_g ≥ 0", example=1),),
+    reference=kov15_profile,
+    witnesses=(WitnessUse("base.kov15_canonical", {"eps": "eps", "delta": "delta", "k": "k"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": +1, "delta": +1, "k": +1, "eps_total": -1},
+))
+
+
+@self_checked
+def kov15_optimal(eps, delta, k, delta_prime):
+    """Optimal homogeneous composition (Kairouz, Oh & Viswanath 2015, Thm 3.3): k-fold adaptive
+    composition of (ε, δ)-DP mechanisms is ((k−2i)ε, 1 − (1−δ)^k(1 − δ_i))-DP for i = 0..⌊k/2⌋, with
+    δ_i = Σ_{ℓ=0}^{i−1} C(k,ℓ)(e^{(k−ℓ)ε} − e^{(k−2i+ℓ)ε})/(1+e^ε)^k, and nothing better holds.
+
+    Returned in the form of Thm 3.4, for comparison with ``kov15_closed``: for a slack δ' ∈ (0, 1],
+    the pair (ε_g, 1 − (1−δ)^k(1 − δ')) with ε_g = min{ε' ≥ 0 : δ₀(ε') ≤ δ'} the smallest total ε the
+    privacy region allows (δ₀ as in ``kov15_profile``, with δ = 0). δ₀ is linear in e^{ε'} between the
+    points (k−2i)ε, so ε_g is found in closed form on the right segment: with A, B the sums over
+    ℓ < i of C(k,ℓ)e^{(k−ℓ)ε} and C(k,ℓ)e^{ℓε} (over (1+e^ε)^k), ε_g = log((A − δ')/B)."""
+    delta_g = -mpmath.expm1(k * mpmath.log1p(-delta) + mpmath.log1p(-delta_prime))
+    # δ' = 1: δ₀ ≤ 1 always; decided here because log δ₀(0) can round to ≥ 0 when 1 − δ₀(0) is below the working
+    # precision (ε = 1, k = 804: the 38- and 50-digit passes disagreed)
+    if delta_prime >= 1:
+        return mpf(0), delta_g
+    # near δ' = 1, log δ₀ − log δ' ≈ (1 − δ') − (1 − δ₀) loses log10(1/(1 − δ')) digits: carry them as guard digits
+    # (ε = 1, k = 117, δ' = 1 − 1.4e-7 failed the two-precision self-check without them)
+    guard = max(0, int(-mpmath.log10(1 - delta_prime))) + 5 if delta_prime > 0.5 else 0
+    with mp.workdps(mp.dps + guard):
+        eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
+    # ε_g = log A − log B + log1p(−δ'/A) is a difference of O(1) logs: a small ε_g loses log10(1/ε_g) digits
+    # (T = 1, ε = 4.9e-10, δ' = 1e-15 failed the self-check): recompute with that many more
+    if 0 < eps_g < mpf("1e-3"):
+        with mp.workdps(mp.dps + guard + int(-mpmath.log10(eps_g)) + 5):
+            eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
+    return +eps_g, delta_g
+
+
+def _kov15_optimal_eps(eps, k, delta_prime):
+    """ε_g of :func:`kov15_optimal` (see there), at the current precision."""
+    log_dp = mpmath.log(delta_prime)
+    if _log_delta0(mpf(0), eps, k) <= log_dp:
+        return mpf(0)
+    log_q, log_p = _log_q(eps), _log_p(eps)
+    log_a = lambda i: _log_binomial_sum(k, log_q, log_p, i)  # Σ_{ℓ<i} C(k,ℓ)e^{(k−ℓ)ε}/(1+e^ε)^k
+    log_b = lambda i: _log_binomial_sum(k, log_p, log_q, i)  # Σ_{ℓ<i} C(k,ℓ)e^{ℓε}/(1+e^ε)^k
+
+    def reaches(i):  # δ₀ at the grid point (k−2i)ε is ≥ δ' (or the grid point is ≤ 0)
+        grid = (k - 2 * i) * eps
+        return grid <= 0 or _log_delta0(grid, eps, k) >= log_dp
+
+    # δ₀((k−2i)ε) increases with i: binary search (at 20 digits, for speed) for the first i ≥ 1 that
+    # reaches δ', then confirm or correct it at the working precision
+    lo, hi = 1, (k + 1) // 2 + 1  # reaches(hi) holds: (k − 2hi)ε ≤ 0
+    with mp.workdps(20):
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if reaches(mid) else (mid + 1, hi)
+    while not reaches(lo):
+        lo += 1
+    while lo > 1 and reaches(lo - 1):
+        lo -= 1
+    # on [(k−2i)ε, (k−2i+2)ε) the active terms are ℓ < i: δ₀(ε') = A − e^{ε'}B, so ε_g = log((A − δ')/B)
+    la, lb = log_a(lo), log_b(lo)
+    eps_g = la + log1mexp(log_dp - la) - lb
+    return max(eps_g, mpf(0))
+
+
+register(Statement(
+    id="base.kov15_optimal",
+    fast="dpspec.fast.base.composition:kov15_optimal",
+    source=Source("outside", "Thm 3.3", "optimal homogeneous composition of (ε, δ)-DP mechanisms", KOV15),
+    kind="eps_delta",
+    claim="exact",
+    summary="(ε_g, 1 − (1−δ)^k(1−δ')), ε_g = min{ε' : Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε'+ℓε})₊/(1+e^ε)^k ≤ δ'}",
+    params=_KOV_PARAMS + (Param("delta_prime", SLACK_DELTA, "slack δ' ∈ (0, 1]", example="1e-5"),),
+    reference=kov15_optimal,
+    witnesses=(WitnessUse("base.kov15_canonical", {"eps": "eps", "delta": "delta", "k": "k"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": +1, "delta": +1, "k": +1},
+    note="returns the pair (ε_g, δ_g); the monotone declarations hold for both components",
+))
+
+
+@self_checked
+def kov15_closed(eps, delta, k, delta_prime):
+    """Closed-form composition bound (Kairouz, Oh & Viswanath 2015, Thm 3.4): for ε > 0, δ ∈ [0, 1] and
+    δ' ∈ (0, 1], k-fold adaptive composition of (ε, δ)-DP mechanisms is (ε̃, 1 − (1−δ)^k(1 − δ'))-DP with
+
+        ε̃ = min{ kε,
+                 (e^ε − 1)εk/(e^ε + 1) + ε √(2k log(e + √(kε²)/δ')),
+                 (e^ε − 1)εk/(e^ε + 1) + ε √(2k log(1/δ')) }.
+
+    Returns the pair (ε̃, δ_g)."""
+    drift = mpmath.tanh(eps / 2) * eps * k  # (e^ε − 1)/(e^ε + 1) = tanh(ε/2)
+    second = drift + eps * mpmath.sqrt(2 * k * mpmath.log(mpmath.e + mpmath.sqrt(k * eps**2) / delta_prime))
+    third = drift + eps * mpmath.sqrt(2 * k * mpmath.log(1 / delta_prime))
+    delta_g = -mpmath.expm1(k * mpmath.log1p(-delta) + mpmath.log1p(-delta_prime))
+    return min(k * eps, second, third), delta_g
+
+
+register(Statement(
+    id="base.kov15_closed",
+    fast="dpspec.fast.base.composition:kov15_closed",
+    source=Source("outside", "Thm 3.4", "closed-form bound on homogeneous (ε, δ) composition", KOV15),
+    kind="eps_delta",
+    claim="upper",
+    summary="ε̃ = min{kε, k ε tanh(ε/2) + ε√(2k log(e + √(kε²)/δ')), k ε tanh(ε/2) + ε√(2k log(1/δ'))}",
+    params=_KOV_PARAMS + (Param("delta_prime", SLACK_DELTA, "slack δ' ∈ (0, 1]", example="1e-5"),),
+    reference=kov15_closed,
+    witnesses=(WitnessUse("base.kov15_canonical", {"eps": "eps", "delta": "delta", "k": "k"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": +1, "delta": +1, "k": +1},
+    note="returns the pair (ε̃, δ_g); the monotone declarations hold for both components",
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The canonical (ε, δ) pair of KOV15, k-fold
+
+def _canonical_probs(eps, delta):
+    e = math.exp(-float(eps))  # e^{−ε}; the weights e^ε/(1+e^ε) = 1/(1+e^{−ε}) written without overflow
+    d = float(delta)
+    hi, lo = (1 - d) / (1 + e), (1 - d) * e / (1 + e)
+    return np.array([d, hi, lo, 0.0]), np.array([0.0, lo, hi, d])
+
+
+def _canonical_sample(rng: np.random.Generator, n: int, eps, delta, k) -> np.ndarray:
+    p, _ = _canonical_probs(eps, delta)
+    return rng.choice(4, size=(n, int(k)), p=p)
+
+
+def _canonical_log_density(which: int):
+    def log_density(o, eps, delta, k):
+        probs = _canonical_probs(eps, delta)[which]
+        with np.errstate(divide="ignore"):
+            return np.log(probs)[np.asarray(o)].sum(axis=-1)
+
+    return log_density
+
+
+def _canonical_log_moment(alpha, eps, delta, k):
+    """log E_Q̃[(p̃/q̃)^α] of the k-fold pair: +inf when δ > 0 (P̃ has an atom where Q̃ has none, α > 1);
+    otherwise k·log((e^{αε} + e^{(1−α)ε})/(1 + e^ε))."""
+    alpha, eps = mpf(alpha), mpf(eps)
+    if delta > 0 and alpha > 1:
+        return mpf("inf")
+    return int(k) * (logsumexp([alpha * eps, (1 - alpha) * eps]) - mpmath.log1p(mpmath.exp(eps)))
+
+
+register_witness(Witness(
+    id="base.kov15_canonical",
+    description="k-fold product of the canonical (ε, δ) pair of KOV15 on {0, 1, 2, 3}",
+    params=_KOV_PARAMS,
+    sample=_canonical_sample,
+    log_p=_canonical_log_density(0),
+    log_q=_canonical_log_density(1),
+    source=KOV15 + ", §3 (the dominating mechanism in the proof of Thm 3.3)",
+    dominating=True,
+    log_moment=_canonical_log_moment,
+    note="outputs have shape (n, k); the privacy loss is +inf on outcome 0 (probability δ per step)",
+))

@@ -1,0 +1,305 @@
+"""f-DP (Dong, Roth & Su, "Gaussian Differential Privacy", JRSS-B 2022; arXiv 1905.02383): the Gaussian
+trade-off function G_μ, the (ε, δ) trade-off function f_{ε,δ}, μ-GDP ↔ (ε, δ), the privacy profile of any
+trade-off function via its convex conjugate, group privacy and composition of GDP.
+
+Notation (DRS): a trade-off function f maps the type-I error α ∈ [0, 1] of a test to the smallest type-II
+error; a mechanism is f-DP if T(M(d), M(d')) ≥ f for all neighbours. A trade-off *guarantee* is therefore a
+lower bound on the true trade-off function (``claim="lower"``); G_μ is exact for the Gaussian mechanism.
+DRS use replace-one neighbours throughout; the statements here hold for whichever relation the underlying
+mechanism's guarantee uses.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+from mpmath import mp, mpf
+
+from .._normal import ndtr, ndtri_upper
+from .._solve import maximise_concave, root
+from ..catalogue import Privacy, Source, Statement, Variant, WitnessUse, register
+from ..domains import DELTA, EPS, STEPS, Curve, Integer, Param, Real
+from ..errors import DomainError, PrecisionError
+from .gaussian import delta_shift, log_delta_shift
+from ..precision import self_checked
+
+DRS = "Dong, Roth & Su, Gaussian Differential Privacy, JRSS-B 2022"
+SEED_002 = "002_5bf9d068e79d7537.txt"
+
+TYPE_I = Real(0, 1, lo_open=False, hi_open=False, sample_lo=0, sample_hi=1)  # the type-I error α
+MU = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=0, sample_hi=10)  # the GDP parameter μ ≥ 0
+TRADEOFF_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
+GROUP = Integer(1, math.inf, sample_hi=100)
+
+
+def _mu_of_sigma(p):
+    return {"sigma": 1 / p["mu"]}
+
+
+# ---------------------------------------------------------------------------------------------------
+# G_μ
+
+@self_checked
+def gdp_tradeoff(alpha, mu):
+    """The Gaussian trade-off function (DRS 2022, Def. 2.7): G_μ(α) = T(N(0,1), N(μ,1))(α) = Φ(Φ^{-1}(1−α) − μ).
+
+    Exact trade-off function of the Gaussian mechanism with σ = 1/μ (sensitivity 1). Φ^{-1}(1 − α) is
+    computed for the upper tail (no 1 − α rounding), so G_μ is accurate for α down to 1e-300."""
+    return ndtr(ndtri_upper(alpha) - mu)
+
+
+register(Statement(
+    id="base.gdp_tradeoff",
+    fast="dpspec.fast.base.fdp:gdp_tradeoff",
+    source=Source("outside", "Def. 2.7", "the Gaussian trade-off function G_μ", DRS),
+    kind="tradeoff",
+    claim="exact",
+    summary="G_μ(α) = Φ(Φ^{-1}(1−α) − μ)",
+    params=(
+        Param("alpha", TYPE_I, "type-I error α", example="0.1"),
+        Param("mu", MU, "GDP parameter μ (= 1/σ for the Gaussian mechanism)", example=1),
+    ),
+    reference=gdp_tradeoff,
+    witnesses=(WitnessUse("base.gaussian", _mu_of_sigma, "σ = 1/μ; needs μ > 0"),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"alpha": -1, "mu": -1},
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# f_{ε,δ}: max, not min (erratum of seed 002)
+
+@self_checked
+def eps_delta_tradeoff(alpha, eps, delta):
+    """The trade-off function of (ε, δ)-DP (DRS 2022, Prop. 2.5, after Wasserman & Zhou 2010): a mechanism
+    is (ε, δ)-DP iff it is f_{ε,δ}-DP, with
+
+        f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)}.
+
+    Seed 002 (Appendix A, where it restates [2] Prop. 2.5) prints min{0, …} instead of max; the min is ≤ 0
+    everywhere and is not a trade-off function. That printed form is the ``printed`` variant."""
+    return max(mpf(0), 1 - delta - mpmath.exp(eps) * alpha, mpmath.exp(-eps) * (1 - delta - alpha))
+
+
+@self_checked
+def eps_delta_tradeoff_printed(alpha, eps, delta):
+    """Seed 002, Appendix A (restating Dong, Roth & Su Prop. 2.5), verbatim:
+    f_{ε,δ}(α) = min{0, 1 − δ − e^ε α, (1 − δ − α)e^{−ε}}. Not a trade-off function (it is ≤ 0); kept to
+    demonstrate the erratum."""
+    return min(mpf(0), 1 - delta - mpmath.exp(eps) * alpha, (1 - delta - alpha) * mpmath.exp(-eps))
+
+
+register(Statement(
+    id="base.eps_delta_tradeoff",
+    source=Source("outside", "Prop. 2.5", "(ε, δ)-DP as a trade-off function (restated in seed 002, App. A)",
+                  DRS),
+    kind="tradeoff",
+    claim="lower",
+    summary="f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)}",
+    params=(
+        Param("alpha", TYPE_I, "type-I error α", example="0.1"),
+        Param("eps", EPS, "ε ≥ 0", example=1),
+        Param("delta", TRADEOFF_DELTA, "δ ∈ [0, 1)", example="1e-5"),
+    ),
+    reference=eps_delta_tradeoff,
+    variants={"printed": Variant(
+        eps_delta_tradeoff_printed,
+        f"{SEED_002}, Appendix A (restating [2] Prop. 2.5; text line ~882) prints min{{0, …}}; the min is ≤ 0 "
+        "for every α, so it is no trade-off function and bounds nothing; DRS Prop. 2.5 has max. See "
+        "shared/notes/batch-clipping-fdp.md §2.1 and §6 item 9.",
+        is_bound=False)},
+    witnesses=(WitnessUse("base.kov15_canonical", lambda p: {"eps": p["eps"], "delta": p["delta"], "k": 1},
+                          "the canonical (ε, δ) pair has trade-off function exactly f_{ε,δ}; needs ε > 0"),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"alpha": -1, "eps": -1, "delta": -1},
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# μ-GDP ↔ (ε, δ)
+
+@self_checked
+def gdp_profile(eps, mu):
+    """μ-GDP as (ε, δ)-DP (DRS 2022, Cor. 2.13; seed 002 eq. (7)): a mechanism is μ-GDP iff it is
+    (ε, δ(ε))-DP for all ε ≥ 0, with
+
+        δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)   (and δ ≡ 0 for μ = 0).
+
+    Computed in log space (shared with ``base.gaussian_profile``, which is the case μ = 1/σ)."""
+    return delta_shift(eps, mu)
+
+
+register(Statement(
+    id="base.gdp_profile",
+    fast="dpspec.fast.base.fdp:gdp_profile",
+    source=Source("outside", "Cor. 2.13", "μ-GDP as a family of (ε, δ) guarantees (seed 002 eq. (7))", DRS),
+    kind="profile",
+    claim="exact",
+    summary="δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)",
+    params=(
+        Param("eps", EPS, "ε ≥ 0", example=1),
+        Param("mu", MU, "GDP parameter μ", example=1),
+    ),
+    reference=gdp_profile,
+    witnesses=(WitnessUse("base.gaussian", _mu_of_sigma, "σ = 1/μ; needs μ > 0"),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": -1, "mu": +1},
+))
+
+
+@self_checked
+def gdp_mu(eps, delta):
+    """The μ for which μ-GDP gives exactly (ε, δ) (DRS 2022, Cor. 2.13 inverted): the unique μ > 0 with
+    Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) = δ. δ_μ(ε) increases continuously and strictly in μ from 0 (μ → 0)
+    to 1 (μ → ∞), so the root is bracketed and solved for log μ in log δ."""
+    log_target = mpmath.log(delta)
+    h = lambda t: log_delta_shift(eps, mpmath.exp(t)) - log_target  # t = log μ; increasing in t
+    # at μ = δ: δ_μ(ε) ≤ δ_μ(0) = 2Φ(μ/2) − 1 ≤ μ/√(2π) < δ, so t = log δ is below the root; search
+    # down from t = 0 in growing steps, stopping there at the latest
+    lo, hi, step = mpf(0), mpf(0), 1
+    while h(lo) >= 0:
+        if lo == log_target:
+            raise PrecisionError(f"gdp_mu: δ_μ(ε) ≥ δ at μ = δ = {mpmath.nstr(delta, 5)} (cannot happen)")
+        hi, lo, step = lo, max(lo - step, log_target), 2 * step
+    while h(hi) <= 0:
+        lo, hi = hi, hi + 1
+        if hi > 20:
+            raise PrecisionError(f"gdp_mu: no μ < e^20 gives δ = {mpmath.nstr(delta, 5)} at ε = {eps}")
+    return mpmath.exp(root(h, lo, hi, abs_tol=mpf(2) ** (-mp.prec + 4)))
+
+
+register(Statement(
+    id="base.gdp_mu",
+    fast="dpspec.fast.base.fdp:gdp_mu",
+    source=Source("outside", "Cor. 2.13 (inverted)", "the GDP μ equivalent to one (ε, δ) point", DRS),
+    kind="gdp",
+    claim="exact",
+    summary="μ such that Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) = δ",
+    params=(
+        Param("eps", EPS, "ε ≥ 0", example=1),
+        Param("delta", DELTA, "δ ∈ (0, 1)", example="1e-5"),
+    ),
+    reference=gdp_mu,
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": +1, "delta": +1},
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# δ(ε) of any trade-off function
+
+def _conjugate_profile(f, eps):
+    """sup_{x ∈ [0,1]} (1 − f(x) − e^ε x), certified by concavity (see maximise_concave)."""
+    slope = mpmath.exp(eps)
+
+    def g(x):
+        value = f(x)
+        if not 0 <= value <= 1:
+            raise DomainError("curve", f"f({mpmath.nstr(x, 8)}) = {mpmath.nstr(value, 8)}",
+                              "a trade-off function with values in [0, 1]")
+        return 1 - value - slope * x
+
+    best, _ = maximise_concave(g, 0, 1, rel_tol=mpf(2) ** (-mp.prec + 16))
+    return best
+
+
+@self_checked
+def tradeoff_profile(curve, eps):
+    """The privacy profile of a trade-off function (DRS 2022, Prop. 2.12, primal–dual): an f-DP mechanism
+    is (ε, δ(ε))-DP for every ε ≥ 0 with
+
+        δ(ε) = 1 + f*(−e^ε) = sup_{x ∈ [0,1]} (1 − f(x) − e^ε x),
+
+    where f*(y) = sup_x (yx − f(x)) is the convex conjugate. f is convex, so the objective is concave and
+    a golden-section search finds its maximum with a certificate (chord bounds). The subtraction
+    1 − f(x) − e^ε x loses about log10(1/δ) digits, so a 20-digit pass sizes δ and the result is computed
+    with that many more digits (f is evaluated at the raised precision too)."""
+    target = mp.dps
+    working = 20  # a cheap first pass only sizes δ
+    while True:
+        try:
+            with mp.workdps(working):
+                value = _conjugate_profile(curve, eps)
+        except PrecisionError:
+            if working >= target + 1000:
+                raise
+            working += 40  # the certificate failed at this precision: δ is smaller than it resolves
+            continue
+        if value == 0 and working >= target + 6:
+            return mpf(0)  # (g(0) = 1 − f(0) ≥ 0 is always a candidate, so 0 means f(0) = 1 and no gain)
+        needed = target + 6 + (max(0, int(-mpmath.log10(value))) if value > 0 else 40)
+        if working >= needed:
+            return +value
+        if needed > target + 1000:
+            raise PrecisionError(f"tradeoff_profile: δ({mpmath.nstr(eps, 8)}) is below 1e-1000 or zero")
+        working = max(needed, working + 20)
+
+
+register(Statement(
+    id="base.tradeoff_profile",
+    source=Source("outside", "Prop. 2.12", "δ(ε) of any trade-off function via its convex conjugate", DRS),
+    kind="profile",
+    claim="exact",
+    summary="δ(ε) = 1 + f*(−e^ε) = sup_x (1 − f(x) − e^ε x)",
+    params=(
+        Param("curve", Curve("tradeoff"), "a trade-off function α ↦ f(α) (convex, non-increasing)"),
+        Param("eps", EPS, "ε ≥ 0", example=1),
+    ),
+    reference=tradeoff_profile,
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": -1},
+    note="exact for the given f: the tightest (ε, δ) implied by f-DP",
+))
+
+
+# ---------------------------------------------------------------------------------------------------
+# group privacy and composition of GDP
+
+@self_checked
+def gdp_group(g, mu):
+    """Group privacy of GDP (DRS 2022, Thm 2.14): a μ-GDP mechanism is gμ-GDP for groups of size g
+    (neighbours at distance g), i.e. G_μ ↦ G_{gμ}."""
+    return g * mu
+
+
+register(Statement(
+    id="base.gdp_group",
+    fast="dpspec.fast.base.fdp:gdp_group",
+    source=Source("outside", "Thm 2.14", "group privacy of μ-GDP", DRS),
+    kind="gdp",
+    claim="upper",
+    summary="μ_g = g·μ",
+    params=(
+        Param("g", GROUP, "group size", example=2),
+        Param("mu", MU, "GDP parameter μ of one individual", example=1),
+    ),
+    reference=gdp_group,
+    privacy=Privacy("any", "both", "none"),
+    monotone={"g": +1, "mu": +1},
+    note="exact for the Gaussian mechanism (a group shift of g has ℓ2 norm g)",
+))
+
+
+@self_checked
+def gdp_composition(mu, k):
+    """Composition of GDP (DRS 2022, Cor. 3.3): G_{μ_1} ⊗ … ⊗ G_{μ_k} = G_{√(Σ μ_i²)}; homogeneous form
+    √k·μ for k mechanisms that are each μ-GDP (adaptively composed)."""
+    return mpmath.sqrt(k) * mu
+
+
+register(Statement(
+    id="base.gdp_composition",
+    fast="dpspec.fast.base.fdp:gdp_composition",
+    source=Source("outside", "Cor. 3.3", "composition of μ-GDP mechanisms", DRS),
+    kind="gdp",
+    claim="exact",
+    summary="μ_k = √k·μ",
+    params=(
+        Param("mu", MU, "GDP parameter μ of each mechanism", example=1),
+        Param("k", STEPS, "number of composed mechanisms", example=10),
+    ),
+    reference=gdp_composition,
+    privacy=Privacy("any", "both", "none"),
+    monotone={"mu": +1, "k": +1},
+    note="G_μ^{⊗k} = G_{√k μ} is an identity of trade-off functions (exact)",
+))

@@ -1,0 +1,160 @@
+"""The Laplace mechanism with ℓ1-sensitivity 1 and noise Lap(0, b) (density e^{−|x|/b}/(2b)): pure ε, the RDP
+curve and the exact privacy profile.
+
+The witness pair ``base.laplace`` is P = Lap(1, b), Q = Lap(0, b). Its privacy loss
+L(o) = (|o| − |o − 1|)/b ∈ [−1/b, 1/b] has the same law under P as −L under Q, so both directions coincide,
+and the pair is dominating for a scalar query with sensitivity 1.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+from mpmath import mp, mpf
+
+from ..catalogue import Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
+from ..domains import EPS, NOISE, Param, Real
+from ..precision import logsumexp, self_checked
+
+MIRONOV = "Mironov, Rényi Differential Privacy, CSF 2017"
+
+# The Rényi order for Laplace, with the two limits of Mironov's Table II included as values: α = 1 (the
+# KL divergence) and α = ∞ (the max divergence, i.e. pure ε).
+LAPLACE_ALPHA = Real(1, math.inf, lo_open=False, hi_open=False, allow_inf=True, scale="log",
+                     sample_lo=1 + 1e-6, sample_hi=1e4)
+SCALE = NOISE  # b > 0, in units of the ℓ1 sensitivity
+
+
+@self_checked
+def laplace_pure(b):
+    """Pure DP of the Laplace mechanism (Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6):
+    noise Lap(Δ₁/ε) gives ε-DP, so at sensitivity 1 and scale b, ε = 1/b (tight: the privacy loss reaches
+    ±1/b with positive probability)."""
+    return 1 / b
+
+
+register(Statement(
+    id="base.laplace_pure",
+    fast="dpspec.fast.base.laplace:laplace_pure",
+    source=Source("outside", "Thm 3.6", "pure ε-DP of the Laplace mechanism",
+                  "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
+    kind="eps_delta",
+    claim="exact",
+    summary="ε = 1/b (δ = 0)",
+    params=(Param("b", SCALE, "Laplace scale relative to the ℓ1 sensitivity", example=1),),
+    reference=laplace_pure,
+    witnesses=(WitnessUse("base.laplace", {"b": "b"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"b": -1},
+))
+
+
+def _log_moment(alpha, b):
+    """log E_Q[(p/q)^α] = (α − 1)·D_α(P‖Q) for P = Lap(1, b), Q = Lap(0, b), α ≥ 1 finite:
+    log( α/(2α−1)·e^{(α−1)/b} + (α−1)/(2α−1)·e^{−α/b} ) (Mironov 2017, Prop. 6), in log-sum-exp form."""
+    alpha, b = mpf(alpha), mpf(b)
+    if alpha == 1:
+        return mpf(0)
+    return logsumexp([mpmath.log(alpha / (2 * alpha - 1)) + (alpha - 1) / b,
+                      mpmath.log((alpha - 1) / (2 * alpha - 1)) - alpha / b])
+
+
+@self_checked
+def laplace_rdp(alpha, b):
+    """RDP of the Laplace mechanism, sensitivity 1, scale b (Mironov 2017, Prop. 6 and Table II):
+
+        ε(α) = 1/(α−1) · log( α/(2α−1) · e^{(α−1)/b} + (α−1)/(2α−1) · e^{−α/b} ),   α > 1,
+        ε(1) = 1/b + e^{−1/b} − 1   (the KL divergence, the limit α → 1+),
+        ε(∞) = 1/b                  (pure ε-DP, the limit α → ∞).
+
+    Exact, both directions. Near α = 1 the quotient is 0/0: the log term loses about log10(1/(α−1))
+    digits, which are added to the working precision."""
+    if mpmath.isinf(alpha):
+        return 1 / b
+    if alpha == 1:
+        return 1 / b + mpmath.expm1(-1 / b)
+    lost = max(0, int(-mpmath.log10(alpha - 1))) + 5
+    with mp.workdps(mp.dps + lost):
+        return +(_log_moment(alpha, b) / (alpha - 1))
+
+
+register(Statement(
+    id="base.laplace_rdp",
+    fast="dpspec.fast.base.laplace:laplace_rdp",
+    source=Source("outside", "Prop. 6 (Table II)", "RDP of the Laplace mechanism", MIRONOV),
+    kind="rdp",
+    claim="exact",
+    summary="ε(α) = log(α/(2α−1)·e^{(α−1)/b} + (α−1)/(2α−1)·e^{−α/b})/(α−1); ε(1) = KL, ε(∞) = 1/b",
+    params=(
+        Param("alpha", LAPLACE_ALPHA, "Rényi order (1 gives the KL divergence, inf the max divergence)",
+              example=2),
+        Param("b", SCALE, "Laplace scale relative to the ℓ1 sensitivity", example=1),
+    ),
+    reference=laplace_rdp,
+    witnesses=(WitnessUse("base.laplace", {"b": "b"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"alpha": +1, "b": -1},
+))
+
+
+@self_checked
+def laplace_profile(eps, b):
+    """Exact privacy profile of the Laplace mechanism, sensitivity 1, scale b: the hockey-stick divergence
+    δ(ε) = E_Q[(p/q − e^ε)₊] of P = Lap(1, b), Q = Lap(0, b),
+
+        δ(ε) = 1 − exp((ε − 1/b)/2)  for 0 ≤ ε < 1/b,     δ(ε) = 0  for ε ≥ 1/b.
+
+    Derivation (standard; e.g. Balle, Barthe & Gaboardi 2018, §3 for the profile notion): L > ε iff
+    o > t = (1 + εb)/2 ∈ [1/2, 1), and P(o > t) − e^ε Q(o > t) = 1 − ½e^{−(1−t)/b} − ½e^{ε−t/b}
+    = 1 − e^{(ε−1/b)/2}. Both directions are equal. Computed as −expm1((ε − 1/b)/2)."""
+    if eps >= 1 / b:
+        return mpf(0)
+    return -mpmath.expm1((eps - 1 / b) / 2)
+
+
+register(Statement(
+    id="base.laplace_profile",
+    fast="dpspec.fast.base.laplace:laplace_profile",
+    source=Source("outside", "hockey-stick divergence of Lap(1, b) vs Lap(0, b) (derived in the docstring)",
+                  "exact (ε, δ) of the Laplace mechanism",
+                  "Balle, Barthe & Gaboardi, Privacy Amplification by Subsampling, NeurIPS 2018 (privacy "
+                  "profiles); Dwork & Roth 2014, Def. 3.3 (Laplace mechanism)"),
+    kind="profile",
+    claim="exact",
+    summary="δ(ε) = max(0, 1 − e^{(ε − 1/b)/2})",
+    params=(
+        Param("eps", EPS, "ε ≥ 0", example="0.5"),
+        Param("b", SCALE, "Laplace scale relative to the ℓ1 sensitivity", example=1),
+    ),
+    reference=laplace_profile,
+    witnesses=(WitnessUse("base.laplace", {"b": "b"}),),
+    privacy=Privacy("any", "both", "none"),
+    monotone={"eps": -1, "b": -1},
+))
+
+
+def _laplace_sample(rng: np.random.Generator, n: int, b) -> np.ndarray:
+    return 1.0 + rng.laplace(0.0, float(b), n)
+
+
+def _laplace_log_density(mean: float):
+    def log_density(o, b):
+        s = float(b)
+        return -np.abs(np.asarray(o) - mean) / s - np.log(2 * s)
+
+    return log_density
+
+
+register_witness(Witness(
+    id="base.laplace",
+    description="P = Lap(1, b), Q = Lap(0, b): the Laplace mechanism on sensitivity-1 neighbours",
+    params=(Param("b", SCALE, "Laplace scale", example=1),),
+    sample=_laplace_sample,
+    log_p=_laplace_log_density(1.0),
+    log_q=_laplace_log_density(0.0),
+    source="Mironov 2017, Prop. 6",
+    dominating=True,
+    log_moment=_log_moment,
+    note="dominating for scalar queries with ℓ1-sensitivity 1",
+))

@@ -1,0 +1,160 @@
+"""Poisson subsampling of any mechanism given its RDP curve (Zhu & Wang, "Poisson Subsampled Rényi
+Differential Privacy", ICML 2019, PMLR 97:7634–7642; "ZW19"). γ = q is the sampling rate, ε(·) the base
+mechanism's RDP curve, α ≥ 2 an integer, C(α, ℓ) binomial coefficients.
+
+- Black-box upper bound (ZW19 Thm 6), valid for every mechanism with that curve:
+      ε_sub(α) ≤ 1/(α−1) · log{ (1−γ)^{α−1}(αγ − γ + 1) + C(α,2) γ² (1−γ)^{α−2} e^{ε(2)}
+                                + 3 Σ_{ℓ=3}^{α} C(α,ℓ) (1−γ)^{α−ℓ} γ^ℓ e^{(ℓ−1)ε(ℓ)} }.
+- Tight formula (ZW19 Thm 5 lower bound; exact under their Thm 8 condition, e.g. Gaussian and Laplace):
+      ε_sub(α) ≥ 1/(α−1) · log{ (1−γ)^{α−1}(αγ − γ + 1) + Σ_{ℓ=2}^{α} C(α,ℓ) (1−γ)^{α−ℓ} γ^ℓ e^{(ℓ−1)ε(ℓ)} }.
+  (The first term is the ℓ = 0 and ℓ = 1 terms of the binomial expansion of E_q[(1 − γ + γ p/q)^α].)
+
+Where the statements come from: the ZW19 full text was not reachable from this workspace; the forms above are
+the ones recorded in shared/notes (ptr-rdp.md §7, peer-accountants.md B22), and the upper bound is confirmed
+term by term by autodp's `rdp_acct.general_upperbound` (labelled "the upperbound in theorem 1 in 2019 ICML"),
+which rewrites 3 e^{−ε(α)}(1 − γ + γe^{ε(α)})^α minus the ℓ = 0, 1, 2 and ℓ ≥ 3 corrections into exactly this
+sum. The ZW19 abstract ("optimal up to an additive log(3)/(α−1)") matches the factor 3 on the ℓ ≥ 3 terms.
+
+B22 (peer-accountants.md): autodp's public general Poisson bound, `compose_poisson_subsampled_mechanisms1` (used by
+`AmplificationBySampling(PoissonSampling=True)` without improved_bound_flag), is NOT the Thm 6 above: its ℓ ≥ 3
+terms are e^{ℓ·ε(ℓ+1)} with no factor 3 (the note's doubt is confirmed by reading the code). It is smaller
+than Thm 6 whenever ℓε(ℓ+1) − (ℓ−1)ε(ℓ) < log 3 (small-ε mechanisms) and larger otherwise. Whether it is a valid
+bound is not settled here: no counterexample was found (exact Poisson-subsampled RDP, both orientations and both
+directions, of randomized response on a grid and of 1500 random 2–3-point mechanisms; tests/test_zw19.py keeps a
+smaller version of that search, for Thm 6 and for autodp's form). dpspec implements Thm 6 as recorded.
+
+Non-integer α (as in autodp): the cumulant K(α) = (α−1)·ε_sub(α) = log E[(p/q)^α] is convex in α with K(1) = 0.
+- zw19_upper interpolates K linearly between the neighbouring integers (K(1) = 0 for α ∈ (1, 2)): by convexity
+  the chord lies above K, and the integer values are upper bounds, so the interpolation stays an upper bound.
+- zw19_lower uses only what is a lower bound under Thm 5's own hypothesis: ε_sub is non-decreasing in α, so
+  ε_sub(α) ≥ lower(⌊α⌋) for α ≥ 2, and 0 for α ∈ (1, 2). (Linear CGF interpolation of the tight formula, as
+  autodp does, is an UPPER bound on the exact value between integers; it is the variant "interpolated".)
+
+Cost: α − 1 evaluations of the curve at the integers 2..⌈α⌉ and O(α) terms; intended for α up to a few
+thousand.
+"""
+from __future__ import annotations
+
+import mpmath
+from mpmath import mpf
+
+from ..catalogue import Privacy, Source, Statement, Variant, register
+from ..domains import ALPHA, SAMPLING_RATE, Curve, Param
+from ..errors import DomainError
+from ..precision import checked_param as _check, logsumexp, self_checked, to_mpf
+
+_SOURCE = "Zhu & Wang, Poisson Subsampled Rényi Differential Privacy, ICML 2019 (PMLR 97:7634–7642)"
+CURVE = Curve("rdp")
+
+
+
+
+def _log_weight(alpha: int, ell: int, gamma):
+    """log[C(α,ℓ) (1−γ)^{α−ℓ} γ^ℓ] (with 0·log 0 = 0 at γ = 1)."""
+    log_c = mpmath.loggamma(alpha + 1) - mpmath.loggamma(ell + 1) - mpmath.loggamma(alpha - ell + 1)
+    rest = (alpha - ell) * mpmath.log1p(-gamma) if alpha > ell else mpf(0)
+    return log_c + ell * mpmath.log(gamma) + rest
+
+
+def _log_excess_factor(x, boost):
+    """log(c·e^x − 1) for x ≥ 0, c = e^boost ≥ 1, without cancellation (−inf when c = 1 and x = 0)."""
+    if boost == 0:
+        return mpmath.log(mpmath.expm1(x)) if x > 0 else mpf("-inf")
+    return mpmath.log(mpmath.expm1(boost) + mpmath.exp(boost) * mpmath.expm1(x))
+
+
+def _cgf_integer(alpha: int, gamma, curve, factor_3: bool):
+    """K(α) = (α−1)·bound at an integer α ≥ 2: the log of the ZW19 sum (Thm 6 if factor_3, else Thm 5).
+
+    The sum is 1 + O(γ²): written head + Σ_{ℓ≥2} w_ℓ c_ℓ e^{(ℓ−1)ε(ℓ)} with weights w_ℓ = C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓ
+    that sum to 1 (the head is w_0 + w_1), it is 1 + Σ_{ℓ≥2} w_ℓ (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1), a sum of
+    non-negative terms, so K = log1p(that sum) keeps full relative precision down to γ = 1e-8 and below
+    (forming log of the sum directly cancelled 2·log10(1/γ) digits)."""
+    terms = []
+    for ell in range(2, alpha + 1):
+        eps = to_mpf(curve(mpf(ell)))
+        if eps < 0:
+            raise DomainError("curve", mpmath.nstr(eps, 8), f"an RDP curve (ε({ell}) ≥ 0)")
+        boost = mpmath.log(3) if factor_3 and ell >= 3 else mpf(0)
+        terms.append(_log_weight(alpha, ell, gamma) + _log_excess_factor((ell - 1) * eps, boost))
+    log_excess = logsumexp(terms)
+    if log_excess > 0:
+        return log_excess + mpmath.log1p(mpmath.exp(-log_excess))
+    return mpmath.log1p(mpmath.exp(log_excess))
+
+
+def _interpolated(alpha, gamma, curve, factor_3: bool):
+    """K linearly interpolated between ⌊α⌋ and ⌈α⌉ (K(1) = 0), divided by α − 1."""
+    n = int(mpmath.floor(alpha))
+    if alpha == n:
+        return _cgf_integer(n, gamma, curve, factor_3) / (alpha - 1)
+    t = alpha - n
+    k_low = _cgf_integer(n, gamma, curve, factor_3) if n >= 2 else mpf(0)
+    k_high = _cgf_integer(n + 1, gamma, curve, factor_3)
+    return ((1 - t) * k_low + t * k_high) / (alpha - 1)
+
+
+@self_checked
+def zw19_upper(alpha, q, curve):
+    """ZW19 Thm 6, the black-box upper bound on the RDP of M∘PoissonSample(q) (module docstring); non-integer α
+    by linear interpolation of the cumulant (α−1)ε(α), which stays an upper bound by convexity."""
+    alpha, q, curve = _check("alpha", ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
+    return _interpolated(alpha, q, curve, factor_3=True)
+
+
+@self_checked
+def zw19_lower(alpha, q, curve):
+    """ZW19 Thm 5 tight formula (exact under Thm 8, e.g. Gaussian); non-integer α: lower(⌊α⌋) for α ≥ 2 (ε_sub is
+    non-decreasing in α) and 0 for α ∈ (1, 2) (module docstring)."""
+    alpha, q, curve = _check("alpha", ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
+    n = int(mpmath.floor(alpha))
+    if n < 2:
+        return mpf(0)
+    return _cgf_integer(n, q, curve, factor_3=False) / (n - 1)
+
+
+@self_checked
+def zw19_lower_interpolated(alpha, q, curve):
+    """The ZW19 tight formula with autodp's linear CGF interpolation between integers (K(1) = 0). Equal to the
+    formula at integers; between integers an UPPER bound on the exact value when the formula is exact."""
+    alpha, q, curve = _check("alpha", ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
+    return _interpolated(alpha, q, curve, factor_3=False)
+
+
+_PARAMS = (
+    Param("alpha", ALPHA, "Rényi order (integers as in the theorems; others see the docstring)", example=4),
+    Param("q", SAMPLING_RATE, "Poisson sampling rate γ", example="0.01"),
+    Param("curve", CURVE, "RDP curve α ↦ ε(α) of the base mechanism", example="base.gaussian_rdp"),
+)
+
+register(Statement(
+    id="base.zw19_upper",
+    fast="dpspec.fast.base.zw19:zw19_upper",
+    source=Source("outside", "Thm 6", "black-box RDP amplification by Poisson subsampling, any mechanism", _SOURCE),
+    kind="rdp",
+    claim="upper",
+    summary="ε(α) ≤ log{(1−γ)^{α−1}(αγ−γ+1) + C(α,2)γ²(1−γ)^{α−2}e^{ε(2)} + 3Σ_{ℓ≥3}C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓe^{(ℓ−1)ε(ℓ)}}/(α−1)",
+    params=_PARAMS,
+    reference=zw19_upper,
+    privacy=Privacy("add_remove", "both", "poisson"),
+    monotone={"alpha": +1, "q": +1},
+    note="non-integer α: linear interpolation of (α−1)ε(α) (an upper bound by convexity)",
+))
+
+register(Statement(
+    id="base.zw19_lower",
+    fast="dpspec.fast.base.zw19:zw19_lower",
+    source=Source("outside", "Thm 5 (exact under Thm 8)", "tight RDP of Poisson subsampling (lower bound)",
+                  _SOURCE),
+    kind="rdp",
+    claim="lower",
+    summary="ε(α) ≥ log{(1−γ)^{α−1}(αγ−γ+1) + Σ_{ℓ≥2}C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓe^{(ℓ−1)ε(ℓ)}}/(α−1)",
+    params=_PARAMS,
+    reference=zw19_lower,
+    variants={"interpolated": Variant(zw19_lower_interpolated,
+                                      "autodp's linear CGF interpolation between integers: an upper bound on the "
+                                      "exact value between integers, not a lower bound", is_bound=False)},
+    privacy=Privacy("add_remove", "P||Q", "poisson"),
+    monotone={"alpha": +1, "q": +1},
+    note="a lower bound when one neighbouring pair attains ε(ℓ) for all ℓ ≤ α; exact under ZW19 Thm 8",
+))
