@@ -237,6 +237,7 @@ def errata_command(
 ) -> None:
     """Re-verify every erratum's witness by computation; exit non-zero if any does not reproduce."""
     from dpspec.proofs_checks.errata import errata
+    from dpspec.reference.precision import jsonable
 
     entries = [e for e in errata() if only is None or fnmatch.fnmatch(e.id, only)]
     rows = []
@@ -245,7 +246,7 @@ def errata_command(
         rows.append({"id": e.id, "source": e.source, "summary": e.summary, "severity": e.severity,
                      "statements": list(e.statements), "printed": e.printed, "corrected": e.corrected,
                      "reproduced": bool(result.reproduced), "message": result.message,
-                     "evidence": {k: _jsonable(v) for k, v in result.evidence.items()},
+                     "evidence": {k: jsonable(v, mpf_digits=20) for k, v in result.evidence.items()},
                      "seconds": round(seconds, 3)})
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
@@ -273,21 +274,6 @@ def _progress(items, description: str):
 
     yield from track(items, description=description, transient=True)
 
-
-def _jsonable(v: Any) -> Any:
-    import mpmath
-
-    if isinstance(v, (bool, int, str)) or v is None:
-        return v
-    if isinstance(v, float):
-        return v if v == v else "nan"
-    if isinstance(v, mpmath.mpf):
-        return mpmath.nstr(v, 20)
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    return str(v)
 
 
 for _name in COMMAND_MODULES:

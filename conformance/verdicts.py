@@ -8,9 +8,10 @@ of a run, so the probability that any true claim is reported failed is at most 1
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
+
+from dpspec.reference.precision import jsonable
 
 PASS, FAIL, SKIPPED = "pass", "fail", "skipped"
 
@@ -59,7 +60,7 @@ class Check:
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["failed"], d["margin"] = self.failed, self.margin
-        return _jsonable(d)
+        return jsonable(d)
 
 
 @dataclass
@@ -103,7 +104,7 @@ class Verdict:
         return self.passed
 
     def to_json(self) -> dict[str, Any]:
-        return _jsonable({"id": self.subject, "verdict": self.status, "reason": self.reason,
+        return jsonable({"id": self.subject, "verdict": self.status, "reason": self.reason,
                           "command": self.command, "confidence": self.confidence, "seconds": round(self.seconds, 3),
                           "worst_margin": self.worst_margin, "witness": self.witness, **self.extra,
                           "checks": [c.to_json() for c in self.details]})
@@ -137,18 +138,3 @@ def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     return str(v)
-
-
-def _jsonable(v: Any) -> Any:
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
-    if isinstance(v, float):
-        return v if math.isfinite(v) else ("inf" if v > 0 else "-inf" if v < 0 else "nan")
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    try:
-        return _jsonable(float(v))
-    except (TypeError, ValueError):
-        return str(v)

@@ -24,10 +24,6 @@ def log_ndtr(x) -> mpf:
     return mpmath.log(ndtr(x))
 
 
-def norm_pdf(x) -> mpf:
-    """φ(x) = exp(−x²/2)/√(2π)."""
-    return mpmath.npdf(x)
-
 
 def ndtri_upper(a) -> mpf:
     """z = Φ^{-1}(1 − a) for a ∈ [0, 1] (±inf at the ends): the point whose upper tail Φ(−z) is a.

@@ -18,12 +18,11 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-import mpmath
 from mpmath import mp
 
 from .domains import Choice, Curve, Param, Points
 from .errors import ConditionError, ParameterError, UnknownStatementError
-from .precision import DEFAULT_DPS, to_mpf
+from .precision import DEFAULT_DPS, jsonable, to_mpf
 
 KINDS = {
     "rdp": "RDP curve ε(α)",
@@ -228,8 +227,8 @@ class Statement:
             "claim": self.claim,
             "summary": self.summary,
             "params": [{"name": p.name, "domain": p.domain.describe(), "doc": p.doc,
-                        "default": None if p.required else _jsonable(p.default),
-                        "example": _jsonable(p.example)} for p in self.params],
+                        "default": None if p.required else jsonable(p.default),
+                        "example": jsonable(p.example)} for p in self.params],
             "conditions": [{"name": c.name, "text": c.text} for c in self.conditions],
             "has_fast": self.fast is not None,
             "fast": self.fast,
@@ -344,17 +343,3 @@ def curve(statement_id: str, **params: Any) -> Callable[[Any], Any]:
     fn.__name__ = statement_id
     fn.statement_id, fn.params = statement_id, dict(params)
     return fn
-
-
-def _looks_numeric(s: str) -> bool:
-    try:
-        mpmath.mpf(s.strip())
-        return True
-    except (ValueError, TypeError):
-        return False
-
-
-def _jsonable(v: Any) -> Any:
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
-    return str(v)

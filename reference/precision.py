@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextvars
 import functools
-from typing import Callable, Iterable
+import math
+from typing import Any, Callable, Iterable
 
 import mpmath
 from mpmath import mp, mpf
@@ -118,19 +119,6 @@ def logsumexp(terms: Iterable) -> mpf:
     return m + mpmath.log(mpmath.fsum(mpmath.exp(t - m) for t in ts))
 
 
-def signed_logsumexp(terms: Iterable[tuple[int, mpf]]) -> tuple[int, mpf]:
-    """log |Σ s·exp(t)| and its sign for (sign, log-magnitude) pairs; (0, -inf) for an exact zero."""
-    pairs = [(s, mpf(t)) for s, t in terms if s != 0 and mpf(t) != mpf('-inf')]
-    if not pairs:
-        return 0, mpf("-inf")
-    m = max(t for _, t in pairs)
-    if mpmath.isinf(m):
-        return 1, m
-    total = mpmath.fsum(s * mpmath.exp(t - m) for s, t in pairs)
-    if total == 0:
-        return 0, mpf("-inf")
-    return (1 if total > 0 else -1), m + mpmath.log(abs(total))
-
 
 def log_add(a, b) -> mpf:
     """log(e^a + e^b)."""
@@ -155,3 +143,24 @@ def log1mexp(x) -> mpf:
     if x > 0:
         raise PrecisionError(f"log1mexp: x={x} > 0")
     return mpmath.log(-mpmath.expm1(x))
+
+
+def jsonable(v: Any, mpf_digits: int | None = None) -> Any:
+    """A JSON-ready copy of ``v`` (the one converter of dpspec's reports): None, bool, int and str as they are;
+    a non-finite float as "inf" / "-inf" / "nan"; an mpf as a float, or as a decimal string of ``mpf_digits``
+    digits when given (errata evidence keeps its digits); dicts and sequences recursively; anything else that
+    converts to float as a float, otherwise ``str(v)``."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else ("inf" if v > 0 else "-inf" if v < 0 else "nan")
+    if isinstance(v, dict):
+        return {str(k): jsonable(x, mpf_digits) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x, mpf_digits) for x in v]
+    if isinstance(v, mpmath.mpf) and mpf_digits is not None:
+        return mpmath.nstr(v, mpf_digits)
+    try:
+        return jsonable(float(v))
+    except (TypeError, ValueError):
+        return str(v)

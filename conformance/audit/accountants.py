@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from dpspec.reference.precision import jsonable
+
 from . import adapters as _adapters
 from . import montecarlo, reference
 from .settings import SETTINGS, Setting, get_setting
@@ -62,7 +64,7 @@ class AuditResult:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return _jsonable({
+        return jsonable({
             "library": self.library, "version": self.version, "accountant": self.accountant,
             "setting": self.setting, "claimed": self.claimed, "reference": self.reference,
             "mc_interval": self.mc_interval, "verdict": self.verdict, "witness": self.witness,
@@ -340,22 +342,3 @@ def audit_all(names: Iterable[str] | None = None, settings: Iterable[Setting] | 
         results += [judge(p, truth, confidence, why, command_for(p.adapter.name, s, samples, seed, confidence))
                     for p in partials]
     return results
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return v
-    if isinstance(v, (bool, int, str)) or v is None:
-        return v
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    try:
-        return _jsonable(float(v))
-    except (TypeError, ValueError):
-        return str(v)

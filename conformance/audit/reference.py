@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+
 
 import mpmath
 from mpmath import mp, mpf
@@ -100,18 +100,6 @@ def epsilon(rho_total: mpf, alpha: float, delta: float, conversion: str) -> mpf:
             raise ValueError(f"conversion={conversion!r} not in {CONVERSIONS}")
         return max(e, mpf(0))
 
-
-def best_epsilon(orders: Iterable[float], q: float, sigma: float, steps: int, delta: float,
-                 conversion: str) -> tuple[float, float]:
-    """min over the given orders of the converted reference ε, and the minimising order (floats, for reports)."""
-    best = None
-    for a in orders:
-        e = epsilon(steps * rdp(a, q, sigma), a, delta, conversion)
-        if best is None or e < best[0]:
-            best = (e, a)
-    if best is None:
-        raise ValueError("no orders")
-    return float(best[0]), float(best[1])
 
 
 def optimal_epsilon(q: float, sigma: float, steps: int, delta: float) -> float | None:

@@ -4,7 +4,7 @@ are the spine's (fast/conversion.py), shared with the accountant.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import torch
 
