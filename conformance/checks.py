@@ -77,7 +77,7 @@ def profile_check(sample: LossSample, eps: float, claimed: float, point: dict[st
     return Check("profile", {**point}, claimed=claimed, estimate=est, lo=best.lo, hi=best.hi, p_value=p, side=side,
                  methods={m: {"lo": iv.lo, "hi": iv.hi} for m, iv in ivs.items()} | {"p_above": p_above,
                                                                                    "p_below": p_below},
-                 witness=sample.record(), message=msg)
+                 reproduction=sample.record(), message=msg)
 
 
 @single_thread
@@ -94,7 +94,7 @@ def rdp_moment_check(sample: LossSample, alpha: float, claimed_eps: Any, point: 
     est = _log_moment_estimate(strata, a) / (a - 1)
     if math.isinf(eps):
         return Check("rdp-moment", {**point}, claimed=eps, estimate=est, p_value=1.0, side="upper",
-                     witness=sample.record(), message="claimed ε is +inf: holds trivially")
+                     reproduction=sample.record(), message="claimed ε is +inf: holds trivially")
     log_m = (a - 1) * eps
     p_values, lcb_log = [], -math.inf
     gate = _gating_methods(sample)
@@ -113,11 +113,11 @@ def rdp_moment_check(sample: LossSample, alpha: float, claimed_eps: Any, point: 
            f"at {confidence} (plug-in {est:.6g}, biased low; n = {sample.n})")
     return Check("rdp-moment", {**point}, claimed=eps, estimate=est, lo=lo, p_value=p, side="upper",
                  methods={"truncation_factors": list(TRUNCATION_FACTORS), "p_values": p_values},
-                 witness=sample.record(), message=msg)
+                 reproduction=sample.record(), message=msg)
 
 
 def rdp_exact_check(log_moment: Any, alpha: Any, claimed_eps: Any, steps: int, point: dict[str, Any],
-                    side: str, witness_record: dict[str, Any]) -> Check:
+                    side: str, reproduction: dict[str, Any]) -> Check:
     """Deterministic check against the witness's exact D_α = T·log E_Q[(p/q)^α] / (α − 1)."""
     with mpmath.workdps(50):
         a = mpmath.mpf(alpha)
@@ -129,7 +129,7 @@ def rdp_exact_check(log_moment: Any, alpha: Any, claimed_eps: Any, steps: int, p
         msg = f"ε_claimed({mpmath.nstr(a, 8)}) = {mpmath.nstr(claimed, 12)}; witness D_α = {mpmath.nstr(exact, 12)}"
     ex = _to_float(exact)
     return Check("rdp-exact", {**point}, claimed=_to_float(claimed), estimate=ex, lo=ex, hi=ex, ok=bool(ok),
-                 side=side, witness=witness_record, message=msg)
+                 side=side, reproduction=reproduction, message=msg)
 
 
 def _gating_methods(sample: LossSample) -> tuple[str, ...]:

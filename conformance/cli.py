@@ -1,5 +1,5 @@
 """The ``dpspec`` command line: list, eval, errata, plus the commands of the modules in COMMAND_MODULES
-(conform, figures, audit), each of which provides ``register(app)``.
+(conform, figures, audit, show), each of which provides ``register(app)``.
 
 User errors (unknown id, missing/unknown parameter, out-of-domain value, NaN, a theorem outside its own
 conditions) print one line on stderr and exit with status 2; no traceback.
@@ -15,7 +15,7 @@ from typing import Any, Optional
 import typer
 
 COMMAND_MODULES: list[str] = ["dpspec.conformance.cli_figures", "dpspec.conformance.cli_conform",
-                                "dpspec.conformance.cli_audit"]
+                                "dpspec.conformance.cli_audit", "dpspec.conformance.cli_show"]
 
 app = typer.Typer(
     help="dpspec: a property-verified reference specification of differential-privacy bounds.",
@@ -235,13 +235,13 @@ def errata_command(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list."),
     only: Optional[str] = typer.Option(None, "--only", help="Glob on erratum ids, e.g. 'ptr.*'."),
 ) -> None:
-    """Re-verify every erratum's witness by computation; exit non-zero if any does not reproduce."""
+    """Re-run every erratum's demonstration (a computation); exit non-zero if any does not reproduce."""
     from dpspec.proofs_checks.errata import errata
     from dpspec.reference.precision import jsonable
 
     entries = [e for e in errata() if only is None or fnmatch.fnmatch(e.id, only)]
     rows = []
-    for e in _progress(entries, "errata witnesses"):
+    for e in _progress(entries, "errata demonstrations"):
         result, seconds = e.check()
         rows.append({"id": e.id, "source": e.source, "summary": e.summary, "severity": e.severity,
                      "statements": list(e.statements), "printed": e.printed, "corrected": e.corrected,

@@ -3,13 +3,14 @@
 Per statement (nothing here knows a statement id; everything comes from the entry's data):
 
 1. its example parameters must evaluate (a statement that cannot evaluate its own example fails);
-2. Monte Carlo checks against each witness pair it names, by ``kind``:
-   * ``rdp`` (parameter ``alpha``): ε(α) at a few α against the witness's lower confidence bound on the moment,
+2. Monte Carlo checks against each witness pair it names, by what the statement declares its value to be
+   (``Statement.value``: ``returns`` and the ``axis`` parameter; nothing is guessed from parameter names):
+   * ``rdp_eps``: ε(α) at a few α (the axis) against the witness's lower confidence bound on the moment,
      and exactly against ``log_moment`` when the witness has one;
-   * ``profile`` (parameter ``eps``): δ(ε) at a few ε against the two-sided interval of the witness's δ(ε);
-   * ``eps_delta``: an (ε, δ) pair is checked as δ at ε — a tuple value is (ε, δ); a scalar value is ε when the
-     statement has a parameter ``delta``, δ when it has ``eps``, and a pure ε (δ = 0) otherwise;
-   * any other kind: no Monte Carlo check can be derived from the data (skipped, with the reason);
+   * ``delta``: δ at a few ε (the axis) against the two-sided interval of the witness's δ(ε);
+   * ``eps`` (ε at the δ named by the axis), ``eps_delta`` (a pair) and ``pure_eps`` (δ = 0): checked as δ at ε;
+   * any other value (β of a trade-off function, μ, a noise scale, a loss, a plain number): no Monte Carlo
+     check is derived yet; the verdict says so by name;
    ``claim`` decides the side: upper bounds fail when the truth's lower confidence bound exceeds them, lower bounds
    when its upper confidence bound is below them, exact values when either happens; a non-dominating witness only
    ever refutes upper (and exact) claims;
@@ -38,7 +39,7 @@ from .checks import profile_check, rdp_exact_check, rdp_moment_check
 from .sampling import resolve_witness, sample_losses, split_steps
 from .verdicts import FAIL, PASS, SKIPPED, Check, Verdict, apply_holm
 
-MC_KINDS = ("rdp", "profile", "eps_delta")
+MC_RETURNS = ("rdp_eps", "delta", "eps", "eps_delta", "pure_eps")
 
 
 @dataclass(frozen=True)
@@ -155,16 +156,14 @@ def reproduce_command(statement_id: str, settings: Settings) -> str:
 def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, variant: str | None = None
                        ) -> tuple[list[Check], str]:
     """Checks against every witness of the statement; returns (checks, reason when none could be made)."""
-    if statement.kind not in MC_KINDS:
-        return [], f"no Monte Carlo check derivable for kind '{statement.kind}'"
+    returns = statement.value.returns
+    if returns not in MC_RETURNS:
+        return [], f"no Monte Carlo check for a value that is {statement.value.describe()}"
     if not statement.witnesses:
         return [], "no witness pair"
-    if statement.kind == "rdp" and statement.claim == "lower" and not any(
+    if returns == "rdp_eps" and statement.claim == "lower" and not any(
             getattr(resolve_witness(u.witness), "log_moment", None) for u in statement.witnesses):
         return [], "an RDP lower bound needs an exact log_moment (sampling only bounds the moment from below)"
-    axis = _axis(statement)
-    if statement.kind in ("rdp", "profile") and axis is None:
-        return [], f"kind '{statement.kind}' without an axis parameter (alpha / eps...) outside the witness mapping"
     checks, reasons = [], []
     for use_index, use in enumerate(statement.witnesses):
         pair = resolve_witness(use.witness)
@@ -174,7 +173,7 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
             continue
         side = statement.claim if dominating else "upper"
         cache: dict[str, Any] = {}
-        for p in _axis_points(statement, point, axis, settings):
+        for p in _axis_points(statement, point, settings):
             try:
                 value = statement.evaluate(dps=settings.dps, variant=variant, **p).value
                 wparams = use.witness_params(p)
@@ -198,54 +197,44 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
 
 def _point_checks(statement, pair, sample, own, steps, p, value, shown, side, settings) -> list[Check]:
     conf = settings.confidence
-    if statement.kind == "rdp":
+    axis = statement.value.axis
+    if statement.value.returns == "rdp_eps":
         out = []
         if side in ("upper", "exact"):
-            out.append(rdp_moment_check(sample, p[_axis(statement)], value, shown, conf))
+            out.append(rdp_moment_check(sample, p[axis], value, shown, conf))
         log_moment = getattr(pair, "log_moment", None)
         if log_moment is not None:
             with mpmath.workdps(settings.dps):
-                lm = log_moment(p[_axis(statement)], **own)
-            out.append(rdp_exact_check(lm, p[_axis(statement)], value, steps, shown, side, sample.record()))
+                lm = log_moment(p[axis], **own)
+            out.append(rdp_exact_check(lm, p[axis], value, steps, shown, side, sample.record()))
         return out
-    if statement.kind == "profile":
-        return [profile_check(sample, p[_axis(statement)], value, shown, side, conf)]
+    if statement.value.returns == "delta":
+        return [profile_check(sample, p[axis], value, shown, side, conf)]
     eps, delta = _eps_delta(statement, p, value)
     return [profile_check(sample, eps, delta, {**shown, "claimed_eps": _plain(eps)}, side, conf)]
 
 
-def _axis(statement) -> str | None:
-    """The point at which an rdp / profile value is claimed: the parameter named ``alpha`` (rdp) or starting
-    with ``eps`` (profile) that no witness mapping consumes (e.g. ``eps_total`` of a k-fold composition of
-    (ε, δ)-DP steps, whose per-step ``eps`` parametrises the witness)."""
-    prefix = {"rdp": "alpha", "profile": "eps"}.get(statement.kind)
-    if prefix is None:
-        return None
-    mapped = set()
-    for use in statement.witnesses:
-        if not callable(use.params):
-            mapped |= set(use.params)
-    names = [n for n in statement.param_names if n.startswith(prefix) and n not in mapped]
-    return names[0] if names else None
-
-
 def _eps_delta(statement, p, value):
-    if isinstance(value, tuple):
-        if len(value) != 2:
-            raise ValueError(f"{statement.id}: an (ε, δ) value must be a pair, got {len(value)} numbers")
+    """(ε, δ) of a value declared ``eps`` (at the δ named by the axis), ``eps_delta`` (a pair) or ``pure_eps``."""
+    returns = statement.value.returns
+    if returns == "eps_delta":
+        if not isinstance(value, tuple) or len(value) != 2:
+            raise ValueError(f"{statement.id}: an (ε, δ) value must be a pair, got {value!r}")
         return value
-    if "delta" in statement.param_names:
-        return value, p["delta"]
-    if "eps" in statement.param_names:
-        return p["eps"], value
-    return value, 0
+    if isinstance(value, tuple):
+        raise ValueError(f"{statement.id}: declared to return {returns!r}, got a tuple of {len(value)} numbers")
+    if returns == "eps":
+        return value, p[statement.value.axis]
+    return value, 0  # pure_eps
 
 
-def _axis_points(statement, point, axis, settings) -> list[dict[str, Any]]:
-    if axis is None:
+def _axis_points(statement, point, settings) -> list[dict[str, Any]]:
+    """The example point, and the same point moved along the axis to the settings' orders (RDP) or ε (profiles)."""
+    returns, axis = statement.value.returns, statement.value.axis
+    if returns not in ("rdp_eps", "delta"):
         return [point]
     domain = next(q.domain for q in statement.params if q.name == axis)
-    grid = settings.alphas if statement.kind == "rdp" else settings.eps
+    grid = settings.alphas if returns == "rdp_eps" else settings.eps
     values = sorted({float(point[axis]), *(g for g in grid if domain.contains(g))})
     return [{**point, axis: x} for x in values]
 

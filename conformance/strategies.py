@@ -101,16 +101,19 @@ def example_value(p) -> Any:
     return value
 
 
+CURVE_RETURNS = {"rdp": "rdp_eps", "tradeoff": "beta"}  # Curve.kind -> the declared value (Statement.value.returns)
+
+
 def curve_candidates(kind: str) -> list:
-    """Curves α ↦ value of every catalogue statement of ``kind`` with a parameter ``alpha`` whose other
-    parameters all have examples (bound at those examples)."""
+    """Curves α ↦ value of every catalogue statement whose declared value is a curve of ``kind`` (an RDP curve:
+    ``Value("rdp_eps", axis)``) and whose other parameters all have examples (bound at those examples)."""
     from dpspec.reference import catalogue
 
     out = []
     for s in catalogue.statements():
-        if s.kind != kind or "alpha" not in s.param_names:
+        if s.value.returns != CURVE_RETURNS.get(kind):
             continue
-        others = {p.name: p.example for p in s.params if p.name != "alpha"}
+        others = {p.name: p.example for p in s.params if p.name != s.value.axis}
         if any(v is None or isinstance(v, str) and not _numeric(v) for v in others.values()):
             continue
         if any(isinstance(p.domain, Curve) for p in s.params):
@@ -148,7 +151,7 @@ def _alpha_example(c) -> Any:
     from dpspec.reference import catalogue
 
     st_ = catalogue.get(c.statement_id)
-    return next((p.example for p in st_.params if p.name == "alpha" and p.example is not None), 2)
+    return next((p.example for p in st_.params if p.name == st_.value.axis and p.example is not None), 2)
 
 
 def _finite_range(domain: Real) -> tuple[float, float]:

@@ -2,7 +2,7 @@
 
 A :class:`Check` is one test at one point: statistical (it has a p-value for the null hypothesis "the claim is
 true there") or deterministic (an exact comparison, a property, fast vs reference: it has ``ok``). A
-:class:`Verdict` collects the checks of one claimed bound (or one catalogue statement) with the witness record
+:class:`Verdict` collects the checks of one claimed bound (or one catalogue statement) with the reproduction record
 and the command that reproduces it. :func:`holm` applies Holm's step-down procedure over every statistical check
 of a run, so the probability that any true claim is reported failed is at most 1 − confidence.
 """
@@ -30,7 +30,7 @@ class Check:
     ok: bool | None = None  # deterministic checks
     side: str = "upper"  # which claim: "upper" (fails if truth > claimed), "lower", "exact"
     methods: dict[str, Any] = field(default_factory=dict)
-    witness: dict[str, Any] = field(default_factory=dict)
+    reproduction: dict[str, Any] = field(default_factory=dict)  # what draws the sample again (LossSample.record)
     message: str = ""
     rejected: bool = False  # set by holm() for statistical checks
 
@@ -65,12 +65,13 @@ class Check:
 
 @dataclass
 class Verdict:
-    """The outcome of checking one claim: ``passed``, per-point ``details``, the ``witness`` record."""
+    """The outcome of checking one claim: ``passed``, per-point ``details``, the ``reproduction`` record (the
+    witness pair, its parameters, seed and sample size)."""
 
     subject: str
     status: str  # PASS | FAIL | SKIPPED
     details: list[Check] = field(default_factory=list)
-    witness: dict[str, Any] = field(default_factory=dict)
+    reproduction: dict[str, Any] = field(default_factory=dict)
     confidence: float = 0.999
     reason: str = ""  # why skipped, or a summary of the failure
     command: str = ""  # the one command that reproduces it
@@ -106,7 +107,7 @@ class Verdict:
     def to_json(self) -> dict[str, Any]:
         return jsonable({"id": self.subject, "verdict": self.status, "reason": self.reason,
                           "command": self.command, "confidence": self.confidence, "seconds": round(self.seconds, 3),
-                          "worst_margin": self.worst_margin, "witness": self.witness, **self.extra,
+                          "worst_margin": self.worst_margin, "reproduction": self.reproduction, **self.extra,
                           "checks": [c.to_json() for c in self.details]})
 
 

@@ -11,7 +11,7 @@ of one call are Holm-corrected together, so a correct bound fails with probabili
 
 The returned :class:`~dpspec.conformance.verdicts.Verdict` has ``passed``, ``details`` (one Check per point: claimed
 value, estimate, confidence bound(s), p-value, and for RDP the exact comparison when the witness has
-``log_moment``) and ``witness`` (id, parameters, steps, seed, sample size, strata).
+``log_moment``) and ``reproduction`` (witness id, parameters, steps, seed, sample size, strata).
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def verify_profile_bound(delta_of_eps: Callable[[Any], Any], witness: Any, param
     sample = sample_losses(pair, params, samples or DEFAULT_SAMPLES, seed)
     dominating = bool(getattr(pair, "dominating", True))
     if not dominating and claim == "lower":
-        return Verdict("profile bound", "skipped", witness=sample.record(), confidence=confidence,
+        return Verdict("profile bound", "skipped", reproduction=sample.record(), confidence=confidence,
                        reason="a non-dominating witness cannot support a lower bound")
     side = claim if dominating else "upper"
     eps = list(eps)
@@ -91,7 +91,7 @@ def _verdict(subject, checks, sample, confidence, start, fn, claimed, points) ->
 
 def _command(v: Verdict, fn: str, claimed: Callable, points: list) -> str:
     """The call that reproduces the verdict (the claimed function by its catalogue id when it has one)."""
-    w = v.witness
+    w = v.reproduction
     name = getattr(claimed, "statement_id", None)
     what = (f"catalogue.curve({name!r}, **{getattr(claimed, 'params', {})!r})" if name
             else getattr(claimed, "__name__", "<claimed function>"))

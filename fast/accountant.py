@@ -1,20 +1,29 @@
 """A vectorised RDP accountant for heterogeneous schedules, with an Opacus-familiar interface.
 
-``Accountant`` records steps of five mechanisms with their parameters (sensitivity 1, add/remove neighbours):
+``Accountant`` composes RECORDS ``Record(mechanism, params, count)``: ``count`` steps of a mechanism named by the
+catalogue id of its RDP statement, at parameters in that statement's order (as dp-accounting composes DpEvents).
+What it can account is ONE table, ``dpspec.fast.mechanisms.MECHANISMS`` (shared with ``fast.conversion.rdp_curve``);
+``supports(id)`` asks it, and composing anything else raises ParameterError. ``compose(id, count=1, **params)``
+records (tensors broadcast to one record per element); the named methods are one-liners over it
+(sensitivity 1, add/remove neighbours):
 
-* ``sgm(q, sigma, steps)`` — the Poisson-subsampled Gaussian (DP-SGD step), RDP of Mironov, Talwar & Zhang 2019
-  (arXiv 1908.10530) from fast/base/sgm.py; q, σ, steps may be tensors (a whole per-step schedule at once);
-* ``gaussian(sigma, steps)`` — the Gaussian mechanism, α/(2σ²) (Mironov 2017, Prop. 7) = SGM with q = 1;
-* ``laplace(b, steps)`` — the Laplace mechanism (Mironov 2017, Prop. 6; fast/base/laplace.py);
-* ``ptr(sigma1, sigma2, b, delta0, steps)`` — generalised PTR, Theorem 4.3 of seed 001 (fast/ptr/bounds.py ``ptr_rdp``);
-* ``ptr_subsampled(q, sigma1, sigma2, b, delta0, steps)`` — Poisson-subsampled PTR: per order α the tighter of
-  Theorem 4.4 (seed 000/001, fast/ptr/bounds.py ``ptr_subsampled_rdp``) where its conditions (C1)–(C4) hold and the
-  [ZW19] Thm 6 black-box bound with Theorem 4.3 (``ptr_zw19_upper``, valid everywhere) — i.e. the min of the
-  valid bounds.
+* ``sgm(q, sigma, steps)`` — ``base.sgm_rdp``: the Poisson-subsampled Gaussian (DP-SGD step), RDP of Mironov, Talwar
+  & Zhang 2019 (arXiv 1908.10530) from fast/base/sgm.py; q, σ, steps may be tensors (a whole schedule at once);
+* ``gaussian(sigma, steps)`` — the Gaussian mechanism, α/(2σ²) (Mironov 2017, Prop. 7), recorded as SGM with q = 1
+  (as Opacus does); ``compose("base.gaussian_rdp", sigma=σ)`` records it under its own id;
+* ``laplace(b, steps)`` — ``base.laplace_rdp``: the Laplace mechanism (Mironov 2017, Prop. 6);
+* ``ptr(sigma1, sigma2, b, delta0, steps)`` — ``ptr.thm4_3``: generalised PTR, Theorem 4.3 of seed 001;
+* ``ptr_subsampled(q, sigma1, sigma2, b, delta0, steps)`` — ``ptr.thm4_4``: Poisson-subsampled PTR, per order α the
+  tighter of Theorem 4.4 where its conditions (C1)–(C4) hold and the [ZW19] Thm 6 black-box bound with Theorem 4.3
+  (``ptr.zw19_upper``, valid everywhere) — i.e. the min of the valid bounds (see the table entry).
 
-RDP composes additively (Mironov 2017, Prop. 1): ε_total(α) = Σ_i steps_i·ε_i(α). ``rdp(alphas)`` evaluates that
-in one batched pass per mechanism over the DISTINCT parameter tuples × orders (equal tuples are merged and their
-step counts added), and ``epsilon(delta)`` / ``delta(eps)`` convert with the BBG+20 Thm 21 / CKS20 Prop. 12
+Recording is O(1) per call: a record whose mechanism and parameters equal those of the LAST record of the same
+mechanism is merged into it (its count grows), as Opacus' RDPAccountant.step merges runs; Python numbers are checked
+against the table's domains without tensors (the same DomainError as the tensor path).
+
+RDP composes additively (Mironov 2017, Prop. 1): ε_total(α) = Σ_i count_i·ε_i(α). ``rdp(alphas)`` evaluates that
+in one batched pass per mechanism over the DISTINCT parameter tuples × orders (equal tuples are grouped and their
+counts added), and ``epsilon(delta)`` / ``delta(eps)`` convert with the BBG+20 Thm 21 / CKS20 Prop. 12
 formulas (fast/conversion.py) and a continuous order search: a grid that contains Opacus' default orders (so the
 answer is never above Opacus' at its own orders, up to the per-order RDP values) plus golden-section refinement.
 The reported ε is the objective at the order found, so it is a valid bound; ε ≥ 0 and δ ≤ 1 as in the reference.
@@ -24,29 +33,30 @@ SGM direction: the accountant uses the remove direction D_α(μ‖μ0), which MT
 checks that), and which is what Opacus and dp-accounting compute. ``Accountant(direction="max")`` evaluates both
 (the add direction needs quadrature at every order, about twice the cost).
 
-Opacus compatibility: ``step(noise_multiplier=σ, sample_rate=q)`` appends to ``history`` exactly as Opacus'
-``RDPAccountant.step`` does (runs of equal (σ, q) compressed into (σ, q, steps) tuples); ``history`` may be
-assigned directly (as Opacus' ``get_noise_multiplier`` does); ``get_epsilon(delta, alphas=None)`` searches
-continuously, or uses exactly the given ``alphas``; ``get_privacy_spent``, ``mechanism()``, ``state_dict`` /
-``load_state_dict`` as IAccountant. One difference: ``len(acc)`` is the number of steps recorded (IAccountant's
-documented meaning); Opacus' RDPAccountant returns the number of (σ, q) runs. The PrivacyEngine adapter is in
-fast/opacus_compat.py (imports opacus; this module does not).
+Opacus compatibility: ``step(noise_multiplier=σ, sample_rate=q)`` records exactly as Opacus'
+``RDPAccountant.step`` does; ``history`` is the Opacus-format view (σ, q, steps) of the SGM records (and of
+``base.gaussian_rdp`` records, as (σ, 1.0, steps)); assigning it (as Opacus' ``get_noise_multiplier`` does) replaces
+those records and keeps the others. ``get_epsilon(delta, alphas=None)`` searches continuously, or uses exactly the
+given ``alphas``; ``get_privacy_spent``, ``mechanism()``, ``state_dict`` / ``load_state_dict`` as IAccountant (the
+state dict stores the records; Opacus RDPAccountant state dicts and this accountant's pre-record format load too).
+One difference: ``len(acc)`` is the number of steps recorded (IAccountant's documented meaning); Opacus'
+RDPAccountant returns the number of (σ, q) runs. The PrivacyEngine adapter is in fast/opacus_compat.py (imports
+opacus; this module does not).
 """
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from copy import deepcopy
-from typing import Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import torch
 
-from dpspec.reference.domains import DELTA, EPS, NOISE, SAMPLING_RATE, STEPS, Choice, Real
+from dpspec.reference.domains import ALPHA, DELTA, EPS, NOISE, SAMPLING_RATE, STEPS, Choice
 from dpspec.reference.errors import DomainError, ParameterError
 
+from . import mechanisms
 from ._torch import DTYPE, as_tensor, check, params
 from .conversion import bbg_objective, log_delta_objective, minimise_over_orders
-from .base.laplace import laplace_rdp
 from .base.sgm import sgm_rdp
 
 # Opacus 1.6.0 RDPAccountant.DEFAULT_ALPHAS (opacus/accountants/rdp.py): 1.1, 1.2, …, 10.9, 12, …, 63
@@ -58,138 +68,213 @@ GRID = tuple(sorted(set(OPACUS_ALPHAS) | set(range(64, 257)) | {1 + 10 ** (-4 + 
 GOLDEN_STEPS = 30  # golden-section steps on log(α − 1) inside the bracket of the best grid order (0.618^30 ≈ 5e-7)
 CHUNK = 1 << 13  # (parameter tuple, order) points evaluated at once (the SGM quadrature forms ~700 nodes per point)
 
-# Domains of the PTR parameters (as fast/ptr/bounds.py): δ0 ∈ (0, 1/2] (seed 001 Remark 4.1(3)); Thm 4.4 needs q ∈ (0, 1).
-DELTA0 = Real(0, 0.5, lo_open=True, hi_open=False)
-Q_RATE = Real(0, 1, lo_open=True, hi_open=True)
 DIRECTIONS = Choice(("remove", "max"))
 
-# mechanism → (parameter names, domains) of its history tuples (the last element of every tuple is the step count)
-_MECHANISMS = {
-    "sgm": (("sigma", NOISE), ("q", SAMPLING_RATE)),  # Opacus' order: (noise_multiplier, sample_rate, steps)
-    "laplace": (("b", NOISE),),
-    "ptr": (("sigma1", NOISE), ("sigma2", NOISE), ("b", NOISE), ("delta0", DELTA0)),
-    "ptr_subsampled": (("q", Q_RATE), ("sigma1", NOISE), ("sigma2", NOISE), ("b", NOISE), ("delta0", DELTA0)),
-}
+SGM, GAUSSIAN, LAPLACE, PTR, PTR_SUBSAMPLED = ("base.sgm_rdp", "base.gaussian_rdp", "base.laplace_rdp", "ptr.thm4_3",
+                                               "ptr.thm4_4")
+# The views of this accountant's format before records (state dicts and attributes): name → mechanism id; the
+# tuples are (*params in the table's order, steps), except Opacus' history (σ, q, steps).
+_LEGACY_VIEWS = {"laplace_history": LAPLACE, "ptr_history": PTR, "ptr_subsampled_history": PTR_SUBSAMPLED}
 
 
-def _ptr_curve(alpha, sigma1, sigma2, b, delta0):
-    from .ptr.bounds import ptr_rdp
+class Record(NamedTuple):
+    """``count`` steps of ``mechanism`` (a table id) at ``params`` (floats, in the table entry's order)."""
 
-    return ptr_rdp(alpha, sigma1, sigma2, b, delta0)
+    mechanism: str
+    params: tuple[float, ...]
+    count: int
 
 
-def _ptr_subsampled_curve(alpha, q, sigma1, sigma2, b, delta0):
-    """min(Theorem 4.4 where (C1)–(C4) hold, the [ZW19] black-box bound): the tightest valid bound per order."""
-    from .ptr.bounds import ptr_subsampled_rdp, ptr_zw19_upper
+def supports(mechanism) -> bool:
+    """Whether the accountant can compose ``mechanism`` (an id, or a Record)."""
+    return mechanisms.supports(getattr(mechanism, "mechanism", mechanism))
 
-    value, valid = ptr_subsampled_rdp(alpha, q, sigma1, sigma2, b, delta0)
-    upper = ptr_zw19_upper(alpha, q, sigma1, sigma2, b, delta0)
-    return torch.where(valid, torch.minimum(value, upper), upper)
+
+def _scalar(name: str, value, domain) -> float:
+    """A Python-number parameter checked against its domain (the DomainError of the tensor path)."""
+    if not isinstance(value, (int, float)):
+        value = float(value)  # a 0-d tensor or numpy number (history assigned by hand, loaded state dicts)
+    if not domain.contains(value):
+        raise DomainError(name, value, domain.describe())
+    return float(value)
+
+
+def _count(name: str, value) -> int:
+    return STEPS.check(name, value)
 
 
 class Accountant:
-    """Composes heterogeneous steps; answers ``epsilon(delta)``, ``delta(eps)`` and the RDP curve ``rdp(alphas)``."""
+    """Composes records; answers ``epsilon(delta)``, ``delta(eps)`` and the RDP curve ``rdp(alphas)``."""
 
     def __init__(self, device: torch.device | str | None = None, direction: str = "remove"):
-        self.history: list[tuple] = []  # SGM runs (σ, q, steps), Opacus' format; Gaussian steps have q = 1
-        self.laplace_history: list[tuple] = []  # (b, steps)
-        self.ptr_history: list[tuple] = []  # (σ1, σ2, b, δ0, steps)
-        self.ptr_subsampled_history: list[tuple] = []  # (q, σ1, σ2, b, δ0, steps)
+        self._records: list[Record] = []
+        self._last: dict[str, int] = {}  # mechanism → index of its last record (the merge target)
         self.device = torch.device(device) if device is not None else torch.device("cpu")
         self.direction = DIRECTIONS.check("direction", direction)
 
     # -- recording ------------------------------------------------------------------------------------------
-    def _histories(self) -> dict[str, list]:
-        return {"sgm": self.history, "laplace": self.laplace_history, "ptr": self.ptr_history,
-                "ptr_subsampled": self.ptr_subsampled_history}
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """The composed records (equal consecutive records of a mechanism merged)."""
+        return tuple(self._records)
 
-    def _record(self, mechanism: str, steps, **values) -> "Accountant":
-        """Append one run per element of the broadcast inputs, merging a run with the previous one when its
-        parameters are equal (as Opacus' RDPAccountant.step does)."""
-        spec = _MECHANISMS[mechanism]
-        tensors = params(**{name: (values[name], dom) for name, dom in spec}, steps=(steps, STEPS))
-        columns = [t.reshape(-1).tolist() for t in tensors]
-        history = self._histories()[mechanism]
-        for row in zip(*columns):
-            key, n = tuple(row[:-1]), int(row[-1])
-            if history and tuple(history[-1][:-1]) == key:
-                history[-1] = (*key, history[-1][-1] + n)
-            else:
-                history.append((*key, n))
+    def supports(self, mechanism) -> bool:
+        """Whether this accountant can compose ``mechanism`` (a catalogue id, or a Record)."""
+        return supports(mechanism)
+
+    def _append(self, mechanism: str, values: tuple, count: int) -> None:
+        """O(1): merge with the last record of ``mechanism`` when its parameters are equal, else append."""
+        i = self._last.get(mechanism)
+        if i is not None and self._records[i].params == values:
+            self._records[i] = Record(mechanism, values, self._records[i].count + count)
+        else:
+            self._last[mechanism] = len(self._records)
+            self._records.append(Record(mechanism, values, count))
+
+    def _set_records(self, records: Iterable[Record]) -> None:
+        self._records = list(records)
+        self._last = {r.mechanism: i for i, r in enumerate(self._records)}
+
+    def _compose(self, mechanism: str, values: dict, count, count_name: str) -> "Accountant":
+        entry = mechanisms.get(mechanism)
+        if len(values) != len(entry.params) or any(n not in values for n in entry.names):
+            entry.check_names(values)
+        if isinstance(count, int) and all(isinstance(values[n], (int, float)) for n in entry.names):
+            # one record, no tensors (Opacus' optimizer hook calls step() once per step)
+            self._append(mechanism, tuple(_scalar(n, values[n], d) for n, d in entry.params),
+                         _count(count_name, count))
+            return self
+        tensors = params(**{n: (values[n], d) for n, d in entry.params}, **{count_name: (count, STEPS)})
+        for row in zip(*(t.reshape(-1).tolist() for t in tensors)):
+            self._append(mechanism, tuple(row[:-1]), int(row[-1]))
         return self
+
+    def compose(self, mechanism: str, count=1, **values) -> "Accountant":
+        """Record ``count`` steps of ``mechanism`` (a catalogue id of the mechanism table) at the given parameters
+        (its record parameters by name); tensors broadcast to one record per element. ParameterError when the
+        mechanism cannot be accounted (``supports``) or a parameter is missing or unknown; DomainError for a value
+        outside its domain."""
+        return self._compose(mechanism, values, count, "count")
 
     def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
         """One SGM step, recorded exactly as Opacus' ``RDPAccountant.step``."""
-        self._record("sgm", 1, sigma=noise_multiplier, q=sample_rate)
+        self._compose(SGM, {"q": sample_rate, "sigma": noise_multiplier}, 1, "steps")
 
     def sgm(self, q, sigma, steps=1) -> "Accountant":
         """Record an SGM schedule: q, σ, steps broadcast to one shape; element i = ``steps[i]`` steps."""
-        return self._record("sgm", steps, sigma=sigma, q=q)
+        return self._compose(SGM, {"q": q, "sigma": sigma}, steps, "steps")
 
     def gaussian(self, sigma, steps=1) -> "Accountant":
-        """The Gaussian mechanism (sensitivity 1) = SGM with q = 1."""
-        return self._record("sgm", steps, sigma=sigma, q=1.0)
+        """The Gaussian mechanism (sensitivity 1) = SGM with q = 1 (as Opacus records it)."""
+        return self._compose(SGM, {"q": 1.0, "sigma": sigma}, steps, "steps")
 
     def laplace(self, b, steps=1) -> "Accountant":
         """The Laplace mechanism with scale b (sensitivity 1)."""
-        return self._record("laplace", steps, b=b)
+        return self._compose(LAPLACE, {"b": b}, steps, "steps")
 
     def ptr(self, sigma1, sigma2, b, delta0, steps=1) -> "Accountant":
         """Generalised PTR (seed 001 Algorithm 1, Theorem 4.3; σ2 = τσ1, Δ̂ released)."""
-        return self._record("ptr", steps, sigma1=sigma1, sigma2=sigma2, b=b, delta0=delta0)
+        return self._compose(PTR, dict(sigma1=sigma1, sigma2=sigma2, b=b, delta0=delta0), steps, "steps")
 
     def ptr_subsampled(self, q, sigma1, sigma2, b, delta0, steps=1) -> "Accountant":
         """Poisson-subsampled PTR (Theorem 4.4 where valid, else the [ZW19] black-box bound)."""
-        return self._record("ptr_subsampled", steps, q=q, sigma1=sigma1, sigma2=sigma2, b=b, delta0=delta0)
+        return self._compose(PTR_SUBSAMPLED, dict(q=q, sigma1=sigma1, sigma2=sigma2, b=b, delta0=delta0), steps,
+                             "steps")
 
     def __len__(self) -> int:
         """The number of steps recorded (all mechanisms)."""
-        return sum(int(run[-1]) for h in self._histories().values() for run in h)
+        return sum(r.count for r in self._records)
+
+    # -- views: Opacus' history, and the per-mechanism lists of the pre-record format -----------------------
+    def _replace(self, family: tuple[str, ...], rows: Iterable[tuple[str, Sequence, object]]) -> None:
+        """Replace the records of the ``family`` mechanisms by ``rows`` (mechanism, params, count), checked and
+        appended as given (not merged); on error nothing changes."""
+        kept = [r for r in self._records if r.mechanism not in family]
+        self._set_records(kept + self._checked(rows))
+
+    @staticmethod
+    def _checked(rows: Iterable[tuple[str, Sequence, object]]) -> list[Record]:
+        out = []
+        for mechanism, values, count in rows:
+            entry = mechanisms.get(mechanism)
+            values = tuple(values)
+            if len(values) != len(entry.params):
+                raise ParameterError(f"{mechanism}: a record needs {len(entry.params)} parameters "
+                                     f"({', '.join(entry.names)}), got {values!r}")
+            out.append(Record(mechanism, tuple(_scalar(n, v, d) for (n, d), v in zip(entry.params, values)),
+                              _count("steps", count)))
+        return out
+
+    @property
+    def history(self) -> list[tuple]:
+        """Opacus' format: (σ, q, steps) per SGM record (Gaussian records as (σ, 1.0, steps)). Assignable: the
+        assigned runs replace the SGM and Gaussian records (as Opacus' ``get_noise_multiplier`` does)."""
+        out = []
+        for m, p, n in self._records:
+            if m == SGM:
+                out.append((p[1], p[0], n))
+            elif m == GAUSSIAN:
+                out.append((p[0], 1.0, n))
+        return out
+
+    @history.setter
+    def history(self, runs) -> None:
+        self._replace((SGM, GAUSSIAN), ((SGM, (q, sigma), n) for sigma, q, n in runs))
+
+    def _legacy_view(self, mechanism: str) -> list[tuple]:
+        return [(*r.params, r.count) for r in self._records if r.mechanism == mechanism]
+
+    laplace_history = property(lambda self: self._legacy_view(LAPLACE),
+                               lambda self, runs: self._replace((LAPLACE,), ((LAPLACE, r[:-1], r[-1]) for r in runs)),
+                               doc="(b, steps) per Laplace record (the pre-record format; assignable).")
+    ptr_history = property(lambda self: self._legacy_view(PTR),
+                           lambda self, runs: self._replace((PTR,), ((PTR, r[:-1], r[-1]) for r in runs)),
+                           doc="(σ1, σ2, b, δ0, steps) per PTR record (the pre-record format; assignable).")
+    ptr_subsampled_history = property(
+        lambda self: self._legacy_view(PTR_SUBSAMPLED),
+        lambda self, runs: self._replace((PTR_SUBSAMPLED,), ((PTR_SUBSAMPLED, r[:-1], r[-1]) for r in runs)),
+        doc="(q, σ1, σ2, b, δ0, steps) per subsampled-PTR record (the pre-record format; assignable).")
 
     # -- the composed curve ---------------------------------------------------------------------------------
-    def _curve(self, mechanism: str):
-        if mechanism == "sgm":
-            return lambda a, sigma, q: sgm_rdp(a, q, sigma, direction=self.direction)
-        return {"laplace": laplace_rdp, "ptr": _ptr_curve, "ptr_subsampled": _ptr_subsampled_curve}[mechanism]
-
-    def _groups(self, mechanism: str):
-        """(distinct parameter tuples (G, p), their total step counts (G,)), or None when nothing is recorded."""
-        history = self._histories()[mechanism]
-        if not history:
-            return None
-        h = torch.tensor([[float(x) for x in run] for run in history], dtype=DTYPE, device=self.device)
-        keys, inverse = torch.unique(h[:, :-1], dim=0, return_inverse=True)
-        counts = torch.zeros(len(keys), dtype=DTYPE, device=self.device).index_add_(0, inverse, h[:, -1])
-        return keys, counts
+    def _groups(self) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+        """mechanism → (distinct parameter tuples (G, p), their total counts (G,)) over the records."""
+        totals: dict[str, dict[tuple, int]] = {}
+        for m, p, n in self._records:
+            group = totals.setdefault(m, {})
+            group[p] = group.get(p, 0) + n
+        return {m: (torch.tensor(list(g), dtype=DTYPE, device=self.device).reshape(len(g), -1),
+                    torch.tensor([float(n) for n in g.values()], dtype=DTYPE, device=self.device))
+                for m, g in totals.items()}
 
     def _composed(self, alphas: torch.Tensor, groups) -> torch.Tensor:
-        """Σ over mechanisms and distinct tuples of steps·ε(α), for flat ``alphas``."""
+        """Σ over mechanisms and distinct tuples of count·ε(α), for flat ``alphas``."""
         total = torch.zeros_like(alphas)
+        options = {"direction": self.direction}
+        rows = max(1, CHUNK // max(1, alphas.numel()))  # memory only: the chunks are large batches
         for mechanism, (keys, counts) in groups.items():
-            curve = self._curve(mechanism)
-            rows = max(1, CHUNK // max(1, alphas.numel()))  # memory only: the chunks are large batches
+            entry = mechanisms.get(mechanism)
+            curve = entry.curve
+            extra = {k: options[k] for k in entry.options if k in options}
             for i in range(0, len(keys), rows):
                 k = keys[i:i + rows]
-                eps = curve(alphas.unsqueeze(0), *(k[:, j:j + 1] for j in range(k.shape[1])))  # (tuples, orders)
+                columns = {n: k[:, j:j + 1] for j, n in enumerate(entry.names)}
+                eps = curve(alpha=alphas.unsqueeze(0), **columns, **extra)  # (tuples, orders)
                 total = total + (counts[i:i + rows].unsqueeze(-1) * eps).sum(0)
         return total
 
-    def _all_groups(self) -> dict:
-        return {m: g for m in _MECHANISMS if (g := self._groups(m)) is not None}
-
     def rdp(self, alphas) -> torch.Tensor:
-        """The composed RDP ε_total(α) = Σ_i steps_i·ε_i(α) at the given orders (any shape)."""
+        """The composed RDP ε_total(α) = Σ_i count_i·ε_i(α) at the given orders (any shape)."""
         alphas = as_tensor(alphas).to(device=self.device, dtype=DTYPE)
-        return self._composed(alphas.reshape(-1), self._all_groups()).reshape(alphas.shape)
+        return self._composed(alphas.reshape(-1), self._groups()).reshape(alphas.shape)
 
     def _search(self, objective, alphas, target):
         """(min value, argmin α) of objective(ε_total(α), α, target) over the given orders, or continuously."""
-        groups = self._all_groups()
+        groups = self._groups()
         curve = lambda a: self._composed(a.reshape(-1), groups).reshape(a.shape)  # noqa: E731
         if alphas is not None:
             orders = as_tensor(alphas if isinstance(alphas, torch.Tensor) else list(alphas))
             orders = orders.to(device=self.device, dtype=DTYPE)
-            orders = check("alphas", orders.reshape(-1), Real(1, math.inf, lo_open=True, hi_open=True))
+            orders = check("alphas", orders.reshape(-1), ALPHA)
             values = objective(curve(orders), orders, target)
             values = torch.where(torch.isnan(values), torch.full_like(values, math.inf), values)
             i = int(torch.argmin(values))
@@ -230,23 +315,28 @@ class Accountant:
         return "dpspec"
 
     def state_dict(self, destination=None):
+        """The records, as plain tuples (mechanism id, params, count): picklable with ``torch.load(weights_only=True)``."""
         destination = OrderedDict() if destination is None else destination
-        destination["history"] = deepcopy(self.history)
-        for name in ("laplace_history", "ptr_history", "ptr_subsampled_history"):
-            destination[name] = deepcopy(getattr(self, name))
+        destination["records"] = [(r.mechanism, tuple(r.params), r.count) for r in self._records]
         destination["mechanism"] = self.mechanism()
         return destination
 
     def load_state_dict(self, state_dict):
-        """Load a state dict of this accountant, or of Opacus' RDPAccountant (mechanism "rdp": same history)."""
-        if not state_dict or "history" not in state_dict or "mechanism" not in state_dict:
-            raise ParameterError("state_dict is empty or lacks 'history' / 'mechanism'")
+        """Load a state dict of this accountant (records), of its pre-record format (``history`` plus
+        ``laplace_history`` / ``ptr_history`` / ``ptr_subsampled_history``), or of Opacus' RDPAccountant (mechanism
+        "rdp": ``history`` only). Every record is checked; on error nothing changes."""
+        if not state_dict or "mechanism" not in state_dict or not ({"records", "history"} & set(state_dict)):
+            raise ParameterError("state_dict is empty or lacks 'records' (or 'history') / 'mechanism'")
         if state_dict["mechanism"] not in (self.mechanism(), "rdp"):
             raise ParameterError(f"state_dict of {state_dict['mechanism']!r} cannot be loaded into a "
                                  f"{self.mechanism()!r} accountant")
-        self.history = list(state_dict["history"])
-        for name in ("laplace_history", "ptr_history", "ptr_subsampled_history"):
-            setattr(self, name, list(state_dict.get(name, [])))
+        if "records" in state_dict:
+            rows = [tuple(r) for r in state_dict["records"]]
+        else:
+            rows = [(SGM, (q, sigma), n) for sigma, q, n in state_dict["history"]]
+            for name, mechanism in _LEGACY_VIEWS.items():
+                rows += [(mechanism, run[:-1], run[-1]) for run in state_dict.get(name, [])]
+        self._set_records(self._checked(rows))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -9,8 +9,9 @@ and (ε, δ(α))-DP with
 
 Curves: ``curve`` is a callable mapping a float tensor of orders α (shape batch + (k,), batch = the broadcast
 shape of the numeric parameters) to one step's RDP of that shape, e.g. ``lambda a: sgm_rdp(a, 0.01, 1.0)``, or
-``rdp_curve("base.sgm_rdp", q=..., sigma=...)`` (the fast counterpart of ``catalogue.curve``; tensor
-parameters there get a trailing axis so they broadcast against the orders).
+``rdp_curve("base.sgm_rdp", q=..., sigma=...)`` (the fast counterpart of ``catalogue.curve``, over the mechanism
+table of fast/mechanisms.py that the accountant shares; tensor parameters there get a trailing axis so they
+broadcast against the orders).
 
 Search: a dense geometric grid in α − 1 (``GRID`` points over [1e-12, ALPHA_MAX − 1], the range the reference
 searches) plus any ``extra``
@@ -25,8 +26,6 @@ import math
 from typing import Callable, Sequence
 
 import torch
-
-from dpspec.reference.errors import ParameterError
 
 
 ALPHA_MAX = 1e6  # as reference/base/conversion.py
@@ -93,17 +92,16 @@ def _clean(v: torch.Tensor) -> torch.Tensor:
 
 
 def rdp_curve(statement_id: str, **params_) -> Callable[[torch.Tensor], torch.Tensor]:
-    """α ↦ ε(α) of a fast RDP statement with its other parameters bound (the fast counterpart of
-    ``catalogue.curve``). Tensor parameters get a trailing axis, so a batch of curves broadcasts against the
-    order axis that the conversions append."""
-    from .base.gaussian import gaussian_rdp
-    from .base.laplace import laplace_rdp
-    from .base.sgm import sgm_rdp
+    """α ↦ ε(α) of an accountable mechanism with its parameters bound (the fast counterpart of
+    ``catalogue.curve``): ``statement_id`` is an id of the mechanism table ``dpspec.fast.mechanisms.MECHANISMS``
+    (the one the accountant composes; for ``ptr.thm4_4`` the curve is the tightest valid bound, see its entry).
+    Tensor parameters get a trailing axis, so a batch of curves broadcasts against the order axis that the
+    conversions append. Keyword options of the entry (e.g. the SGM ``direction``) pass through."""
+    from .mechanisms import get
 
-    curves = {"base.gaussian_rdp": gaussian_rdp, "base.laplace_rdp": laplace_rdp, "base.sgm_rdp": sgm_rdp}
-    if statement_id not in curves:
-        raise ParameterError(f"{statement_id!r} has no fast RDP curve; known: {', '.join(sorted(curves))}")
-    fn = curves[statement_id]
+    mechanism = get(statement_id)
+    mechanism.check_names(params_, options=True)
+    fn = mechanism.curve
     bound = {k: v.unsqueeze(-1) if isinstance(v, torch.Tensor) and v.ndim > 0 else v for k, v in params_.items()}
     curve = lambda alpha: fn(alpha=alpha, **bound)  # noqa: E731
     curve.__name__ = statement_id

@@ -4,9 +4,10 @@ Importing this module registers the accountant under the mechanism name "dpspec"
 so that ``PrivacyEngine(accountant="dpspec")`` uses it, including ``make_private_with_epsilon`` (whose
 ``get_noise_multiplier`` creates accountants by name and assigns ``history`` directly). ``use_in(engine)`` swaps
 it into an existing engine. Opacus' optimizer hook calls ``step(noise_multiplier=σ, sample_rate=q)``, which
-records exactly as Opacus' RDPAccountant; ``get_epsilon(delta)`` then searches the order continuously (never
-looser than RDPAccountant at its default orders). A checkpoint of an Opacus RDPAccountant (mechanism "rdp") can be
-loaded: the history format is the same.
+records exactly as Opacus' RDPAccountant (one ``base.sgm_rdp`` record per run; ``history`` is their (σ, q, steps)
+view, assignable); ``get_epsilon(delta)`` then searches the order continuously (never looser than RDPAccountant at
+its default orders). A checkpoint of an Opacus RDPAccountant (mechanism "rdp") can be loaded: its history becomes
+SGM records. This accountant's own state dict stores the records (plain tuples).
 
 Only this module imports opacus; ``dpspec.fast.accountant`` does not.
 """

@@ -7,22 +7,23 @@ pairs that let the conformance harness sample the privacy loss, and the variants
 of errata). The command line, the conformance harness, the docs table and the tests all walk it.
 
 Adding a statement = calling :func:`register` once, in the module that holds its evaluator; modules of
-``dpspec.reference`` (sub-packages included) are discovered by :func:`load_all`, so nothing else changes.
+``dpspec.reference`` (sub-packages included) are discovered by :func:`load_all` (the registry mechanism of
+:mod:`.registry`, shared with the errata and proof checks), so nothing else changes.
 
 Witness pairs (:class:`Witness`) are registered the same way with :func:`register_witness`.
 """
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from mpmath import mp
 
-from .domains import Choice, Curve, Param, Points
-from .errors import ConditionError, ParameterError, UnknownStatementError
+from .domains import Choice, ConditionSpec, Curve, Param, Points
+from .errors import ConditionError, ParameterError
 from .precision import DEFAULT_DPS, jsonable, to_mpf
+from .registry import Registry
 
 KINDS = {
     "rdp": "RDP curve ε(α)",
@@ -37,6 +38,33 @@ KINDS = {
     "identity": "an exact identity between two quantities (checked, not a bound)",
 }
 CLAIMS = ("upper", "exact", "lower")
+# What a statement's value is (``Value.returns``), and which returns each kind admits. The conformance harness reads
+# this declaration; it never guesses from parameter names.
+RETURNS = {
+    "rdp_eps": "ε(α) of an RDP curve, at the order named by the axis parameter",
+    "delta": "δ at the ε named by the axis parameter (a privacy profile δ(ε))",
+    "eps": "ε of an (ε, δ) guarantee, at the δ named by the axis parameter",
+    "eps_delta": "an (ε, δ) pair (a tuple of two numbers)",
+    "pure_eps": "ε of an (ε, 0) guarantee",
+    "beta": "the type-II error β = f(α) of a trade-off function, at the type-I error named by the axis parameter",
+    "mu": "a Gaussian-DP parameter μ",
+    "noise": "a noise scale calibrated for a target guarantee",
+    "loss": "a per-instance (ex-post) privacy loss",
+    "number": "a number without a privacy meaning of its own (sensitivity, utility, identity)",
+}
+KIND_RETURNS = {
+    "rdp": ("rdp_eps",),
+    "profile": ("delta",),
+    "eps_delta": ("eps", "delta", "eps_delta", "pure_eps"),
+    "tradeoff": ("beta",),
+    "gdp": ("mu",),
+    "pdp": ("loss",),
+    "sensitivity": ("number",),
+    "utility": ("number",),
+    "calibration": ("noise",),
+    "identity": ("number",),
+}
+AXIS_RETURNS = ("rdp_eps", "delta", "eps", "beta")  # values claimed at a point named by a parameter
 NEIGHBOURING = ("add_remove", "replace_one", "any", "n/a")
 DIRECTIONS = ("both", "P||Q", "Q||P", "n/a")
 
@@ -56,12 +84,15 @@ class Source:
 
 
 @dataclass(frozen=True)
-class Condition:
-    """One of a theorem's own conditions, as a predicate on the (validated, mpf) parameters."""
+class Condition(ConditionSpec):
+    """One of a theorem's own conditions, as a predicate on the (validated, mpf) parameters. Name and text come
+    from the text's dependency-free ``spec.py`` (a :class:`ConditionSpec`), so the fast path raises the same words."""
 
-    name: str
-    text: str
     holds: Callable[[Mapping[str, Any]], bool]
+
+    @classmethod
+    def of(cls, spec: ConditionSpec, holds: Callable[[Mapping[str, Any]], bool]) -> "Condition":
+        return cls(spec.name, spec.text, holds)
 
 
 @dataclass(frozen=True)
@@ -72,6 +103,26 @@ class Variant:
     note: str
     is_bound: bool = True  # False for printed forms that are known not to be bounds
     conditions: tuple["Condition", ...] | None = None  # None: the statement's own conditions apply
+
+
+@dataclass(frozen=True)
+class Value:
+    """What a statement's value means: ``returns`` (a key of :data:`RETURNS`) and, for values claimed at a point,
+    the ``axis`` parameter that names the point (the order α of an RDP curve, the ε of a profile, the δ at which an
+    ε is claimed, the type-I error of a trade-off function)."""
+
+    returns: str
+    axis: str | None = None
+
+    def __post_init__(self):
+        if self.returns not in RETURNS:
+            raise ValueError(f"returns={self.returns!r} not in {sorted(RETURNS)}")
+        if (self.returns in AXIS_RETURNS) != (self.axis is not None):
+            raise ValueError(f"returns={self.returns!r} " + ("needs an axis parameter" if self.axis is None
+                                                              else f"takes no axis (got {self.axis!r})"))
+
+    def describe(self) -> str:
+        return RETURNS[self.returns] + (f" (axis: {self.axis})" if self.axis else "")
 
 
 @dataclass(frozen=True)
@@ -124,6 +175,7 @@ class Statement:
     claim: str
     params: tuple[Param, ...]
     reference: Callable[..., Any]
+    value: Value | None = None  # required: what the value means (None only to keep keyword order; checked below)
     summary: str = ""  # the statement in one line of clean math
     conditions: tuple[Condition, ...] = ()
     fast: str | None = None  # "module:function" of the torch evaluator (resolved lazily)
@@ -142,6 +194,13 @@ class Statement:
             raise ValueError(f"{self.id}: kind={self.kind!r} not in {sorted(KINDS)}")
         if self.claim not in CLAIMS:
             raise ValueError(f"{self.id}: claim={self.claim!r} not in {CLAIMS}")
+        if self.value is None:
+            raise ValueError(f"{self.id}: declare what the value is (value=Value(returns, axis))")
+        if self.value.returns not in KIND_RETURNS[self.kind]:
+            raise ValueError(f"{self.id}: a '{self.kind}' statement returns one of {KIND_RETURNS[self.kind]}, "
+                             f"not {self.value.returns!r}")
+        if self.value.axis is not None and self.value.axis not in self.param_names:
+            raise ValueError(f"{self.id}: axis {self.value.axis!r} is not a parameter ({', '.join(self.param_names)})")
         if self.default_variant in self.variants:
             raise ValueError(f"{self.id}: the default variant is `reference`, not an entry of `variants`")
 
@@ -225,6 +284,7 @@ class Statement:
                        "citation": self.source.citation},
             "kind": self.kind,
             "claim": self.claim,
+            "value": {"returns": self.value.returns, "axis": self.value.axis, "meaning": self.value.describe()},
             "summary": self.summary,
             "params": [{"name": p.name, "domain": p.domain.describe(), "doc": p.doc,
                         "default": None if p.required else jsonable(p.default),
@@ -267,79 +327,56 @@ class Witness:
         return self.log_p(o, **params) - self.log_q(o, **params)
 
 
-_STATEMENTS: dict[str, Statement] = {}
-_WITNESSES: dict[str, Witness] = {}
-_LOADED = False
+# The two registries of the catalogue (dpspec.reference.registry); entries register from dpspec.reference modules.
+STATEMENTS: Registry[Statement] = Registry("statement", ("dpspec.reference",), "`dpspec list` shows the catalogue")
+WITNESSES: Registry[Witness] = Registry("witness", ("dpspec.reference",),
+                                        "`dpspec list` names each statement's witness pairs")
 
 
 def register(statement: Statement) -> Statement:
-    if statement.id in _STATEMENTS and _STATEMENTS[statement.id] is not statement:
-        raise ValueError(f"duplicate statement id {statement.id!r}")
-    _STATEMENTS[statement.id] = statement
-    return statement
+    return STATEMENTS.register(statement)
 
 
 def register_witness(witness: Witness) -> Witness:
-    if witness.id in _WITNESSES and _WITNESSES[witness.id] is not witness:
-        raise ValueError(f"duplicate witness id {witness.id!r}")
-    _WITNESSES[witness.id] = witness
-    return witness
+    return WITNESSES.register(witness)
 
 
 def load_all() -> None:
     """Import every module of dpspec.reference (sub-packages included) so that all entries register."""
-    global _LOADED
-    if _LOADED:
-        return
-    package = importlib.import_module("dpspec.reference")
-    for info in pkgutil.walk_packages(package.__path__, prefix="dpspec.reference."):
-        if info.name.rsplit(".", 1)[-1].startswith("_"):
-            continue
-        importlib.import_module(info.name)
-    _LOADED = True
+    STATEMENTS.load()
 
 
 def get(statement_id: str) -> Statement:
-    load_all()
-    try:
-        return _STATEMENTS[statement_id]
-    except KeyError:
-        close = [s for s in _STATEMENTS if statement_id.split(".")[-1] in s]
-        hint = f"; did you mean {', '.join(close[:3])}?" if close else "; `dpspec list` shows the catalogue"
-        raise UnknownStatementError(f"unknown statement id {statement_id!r}{hint}") from None
+    return STATEMENTS.get(statement_id)
 
 
 def get_witness(witness_id: str) -> Witness:
-    load_all()
-    try:
-        return _WITNESSES[witness_id]
-    except KeyError:
-        raise UnknownStatementError(
-            f"unknown witness id {witness_id!r}; known: {', '.join(sorted(_WITNESSES))}") from None
+    return WITNESSES.get(witness_id)
 
 
 def statements() -> list[Statement]:
-    load_all()
-    return [_STATEMENTS[k] for k in sorted(_STATEMENTS)]
+    return STATEMENTS.items()
 
 
 def witnesses() -> list[Witness]:
-    load_all()
-    return [_WITNESSES[k] for k in sorted(_WITNESSES)]
+    return WITNESSES.items()
 
 
 def curve(statement_id: str, **params: Any) -> Callable[[Any], Any]:
-    """Bind an RDP statement's parameters other than ``alpha``: returns α ↦ ε(α) (mpf, at the current
-    precision, conditions enforced). Used for ``base.rdp_to_dp curve=base.sgm_rdp q=... sigma=...``."""
+    """Bind the parameters of an RDP curve or a trade-off function other than its axis (the order α, or the
+    type-I error α): returns α ↦ value (mpf, at the current precision, conditions enforced). Used for
+    ``base.rdp_to_dp curve=base.sgm_rdp q=... sigma=...``."""
     st = get(statement_id)
-    if "alpha" not in st.param_names:
-        raise ParameterError(f"{statement_id} is not a curve in alpha (parameters: {', '.join(st.param_names)})")
-    if "alpha" in params:
-        raise ParameterError("alpha must not be given when a statement is used as a curve")
-    alpha_param = next(p for p in st.params if p.name == "alpha")
-    probe = alpha_param.example if alpha_param.example is not None else 2
-    st.bind({**params, "alpha": probe})  # validate the bound parameters now, with a clear error
-    fn = lambda alpha: st.evaluate(dps=mp.dps, alpha=alpha, **params).value
+    if st.value.returns not in ("rdp_eps", "beta"):
+        raise ParameterError(f"{statement_id} is not a curve (an RDP curve or a trade-off function); its value is "
+                             f"{st.value.describe()}")
+    axis = st.value.axis
+    if axis in params:
+        raise ParameterError(f"{axis} must not be given when a statement is used as a curve")
+    axis_param = next(p for p in st.params if p.name == axis)
+    probe = axis_param.example if axis_param.example is not None else 2
+    st.bind({**params, axis: probe})  # validate the bound parameters now, with a clear error
+    fn = lambda alpha: st.evaluate(dps=mp.dps, **{axis: alpha}, **params).value
     fn.__name__ = statement_id
     fn.statement_id, fn.params = statement_id, dict(params)
     return fn

@@ -195,6 +195,19 @@ class Param:
         return s
 
 
+@dataclass(frozen=True)
+class ConditionSpec:
+    """One of a theorem's own conditions by name and text, without its predicate. A text's ``spec.py`` holds
+    these; the reference attaches an mpmath predicate (``catalogue.Condition.of(spec, holds)``), the fast path a
+    torch mask, and both list a failed condition in a ``ConditionError`` as :meth:`describe` words it."""
+
+    name: str
+    text: str
+
+    def describe(self) -> str:
+        return f"{self.name}: {self.text}"
+
+
 def _show(x: Any) -> Any:
     """A short, printable form of a value for error messages."""
     try:

@@ -11,18 +11,20 @@ term X = (dP/dR)·(1 − e^{ε−L})₊ is *bounded* by a constant B(ε) known i
 the harness's bounded-mean intervals (conformance.intervals: betting or empirical Bernstein) apply exactly:
 
 * remove — exponential tilting of order α = λ+1 (integer): R ∝ P·(p/q)^λ per step, which is the Gaussian mixture
-  Σ_k w_k N(k, σ²) with the weights of reference.tilt_weights; dP/dR = A_α^T e^{−λL} for the composition, so
-  X = A_α^T e^{−λL}(1 − e^{ε−L})₊ ≤ A_α^T e^{−λε} λ^λ/(λ+1)^{λ+1} =: B(ε) (the maximum over L > ε, attained at
-  e^{L−ε} = (λ+1)/λ; B is the RDP→δ bound of Balle et al. 2020 at order α).
+  Σ_k w_k N(k, σ²) with the weights of reference.tilt_weights (the terms of base.sgm_rdp's binomial sum);
+  dP/dR = A_α^T e^{−λL} for the composition, so X = A_α^T e^{−λL}(1 − e^{ε−L})₊ ≤ A_α^T e^{−λε} λ^λ/(λ+1)^{λ+1}
+  =: B(ε) (the maximum over L > ε, attained at e^{L−ε} = (λ+1)/λ; B is the RDP→δ bound of Balle et al. 2020 at
+  order α).
 * add — the same tilt R ∝ P·(p/q)^λ = N(0,σ²)·e^{λℓ'} per step, ℓ'(o) = −log(1 − q + q e^{(2o−1)/(2σ²)}), for
   any real λ > 0: ℓ' ≤ c = −log(1−q), so R is drawn exactly by rejection from N(0,σ²) with acceptance
-  e^{λ(ℓ'(o)−c)}; its normaliser Z_λ = E_{N(0,σ²)}[e^{λℓ'}] comes from mpmath quadrature (reference.log_z_add).
-  Then dP/dR = Z_λ^T e^{−λL'} and X ≤ Z_λ^T e^{−λε} λ^λ/(λ+1)^{λ+1} =: B(ε), as for the remove direction.
+  e^{λ(ℓ'(o)−c)}; its normaliser Z_λ = E_{N(0,σ²)}[e^{λℓ'}] = e^{λ·ρ_add(λ+1)} comes from base.sgm_rdp
+  (reference.log_z_add). Then dP/dR = Z_λ^T e^{−λL'} and X ≤ Z_λ^T e^{−λε} λ^λ/(λ+1)^{λ+1} =: B(ε), as for the
+  remove direction.
 
-Both constants are evaluated in float64 from exact closed forms (log A_α from mpmath); the sums L are float64
-sums of T terms (rounding ~1e-12 absolute, far below the statistical error). The proposal parameters (α; o₀, λ)
-are chosen from ε_ref before sampling, never from the samples; any choice gives valid intervals, a good one
-narrow ones. Samples are drawn with the harness engine (conformance.sampling.sample_losses), handed the proposal
+Both constants are evaluated in float64 from the catalogue's mpmath reference (log A_α, log Z_λ); the sums L are
+float64 sums of T terms (rounding ~1e-12 absolute, far below the statistical error). The proposal parameters
+(α; o₀, λ) are chosen from ε_ref before sampling, never from the samples; any choice gives valid intervals, a good
+one narrow ones. Samples are drawn with the harness engine (conformance.sampling.sample_losses), handed the proposal
 as a pair-like object whose per-step loss is the true loss ℓ (or ℓ').
 """
 from __future__ import annotations
@@ -85,7 +87,7 @@ class RemoveTilt:
         return float(self.alpha - 1)
 
     def log_bound(self, eps: float) -> float:
-        return self.steps * float(reference.log_a_int(self.alpha, self.q, self.sigma)) - self.lam * eps \
+        return self.steps * float(reference.log_a(self.alpha, self.q, self.sigma)) - self.lam * eps \
             - _log_c(self.lam)
 
     def pair(self) -> _Pair:

@@ -25,7 +25,7 @@ def _row(r: AuditResult) -> list[str]:
     ref_eps = ref.get("eps_same_orders", ref.get("eps_rdp"))
     interval = f"[{mc['lo']:.3g}, {mc['hi']:.3g}]" if mc else ""
     return [r.setting["name"], r.accountant, r.version, eps + ("" if r.is_bound else " (approx.)"),
-            _fmt(ref_eps), interval, r.verdict, ", ".join(r.witness.get("failed_checks", []))]
+            _fmt(ref_eps), interval, r.verdict, ", ".join(r.evidence.get("failed_checks", []))]
 
 
 HEADER = ["setting", "accountant", "version", "claimed ε", "reference ε", "true δ(claimed ε)", "verdict",
@@ -68,12 +68,12 @@ def markdown(results: Iterable[AuditResult], **run: Any) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Findings", ""]
     for r in results:
-        if r.verdict in ("violation", "error") or r.witness.get("failed_checks"):
+        if r.verdict in ("violation", "error") or r.evidence.get("failed_checks"):
             lines.append(f"- `{r.accountant}` ({r.library} {r.version}) at `{r.setting['name']}` "
                          f"({r.setting.get('note', '')}): **{r.verdict}** — {r.reason}"
-                         + (f"; failed checks: {', '.join(r.witness['failed_checks'])}"
-                            if r.witness.get("failed_checks") else "")
-                         + f". Reproduce: `{r.witness.get('command', '')}`")
+                         + (f"; failed checks: {', '.join(r.evidence['failed_checks'])}"
+                            if r.evidence.get("failed_checks") else "")
+                         + f". Reproduce: `{r.evidence.get('command', '')}`")
     lines += ["", "## Semantics assumed by each accountant", ""]
     seen = set()
     for r in results:

@@ -8,7 +8,7 @@ the choices below are printed on each figure and follow notes ptr-rdp.md §5.1 (
   with the classical Gaussian (dotted; a bound only where √(2 ln(1.25/δ))/σ1 < 1, marked).
 - Fig. 2: ε(α) of one Poisson-subsampled step (q = 0.01, σ1 = 8, σ2 = 4, b = 1, δ0 = 1e-8): white-box Thm 4.4
   (solid inside (C1)–(C4), dashed and "not a bound" outside), black-box [ZW19] Thm 6 with Thm 4.3, and the [ZW19]
-  tight formula with Thm 4.3 (a lower bound only while T2(ℓ) ≥ T1(ℓ) for all ℓ ≤ α, erratum E7; dotted beyond).
+  tight formula with Thm 4.3 (a lower bound only while T2(ℓ) ≥ T1(ℓ) for all ℓ ≤ α, erratum ptr.E7; dotted beyond).
 - Fig. 3: ε at δ = 1e-5 after T steps (same parameters): RDP composition + [BBG+20] of the white-box bound (orders
   outside (C1)–(C4) skipped) and of the black-box bound, against the direct route ``ptr.fig3_direct`` (Thm 4.2
   with the analytic Gaussian, [BBG18] amplification, [KOV15] optimal composition; δ split: half to the KOV15
@@ -157,7 +157,7 @@ def plot_fig2(rows, path: Path, dpi: int) -> None:
     ax.plot(a, [r["black_box_zw19_upper"] for r in rows], "-", color="tab:blue", label="black-box: [ZW19] Thm 6 ∘ Thm 4.3")
     lower_valid = [r for r in rows if r["lower_valid"]]
     ax.plot(a, [r["lower_zw19"] for r in rows], ":", color="tab:green",
-            label="[ZW19] tight formula ∘ Thm 4.3 where T1 dominates some ℓ ≤ α: not a lower bound (E7)")
+            label="[ZW19] tight formula ∘ Thm 4.3 where T1 dominates some ℓ ≤ α: not a lower bound (ptr.E7)")
     ax.plot([r["alpha"] for r in lower_valid], [r["lower_zw19"] for r in lower_valid], "-", color="tab:green",
             label="lower bound: [ZW19] tight formula ∘ Thm 4.3 (T2 dominates)")
     ax.plot(a, [r["white_box_thm4_4"] for r in rows], "--", color="tab:orange",

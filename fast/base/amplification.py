@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import torch
 
-from dpspec.reference.domains import EPS, SAMPLING_RATE, Real
+from dpspec.reference.base.spec import DELTA_CLOSED
+from dpspec.reference.domains import EPS, SAMPLING_RATE
 
 from .._torch import params
-
-# the same domain as reference/base/amplification.py's DELTA_CLOSED (δ = 0 and δ = 1 allowed)
-DELTA_CLOSED = Real(0, 1, lo_open=False, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
 
 
 def poisson_amplification(eps, delta, q) -> tuple[torch.Tensor, torch.Tensor]:

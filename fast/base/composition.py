@@ -18,16 +18,11 @@ import math
 
 import torch
 
-from dpspec.reference.domains import ALPHA, EPS, STEPS, Integer, Real
+from dpspec.reference.base.spec import KOV_STEPS, PER_STEP_EPS, SLACK_DELTA, STEP_DELTA
+from dpspec.reference.domains import ALPHA, EPS, STEPS
 from dpspec.reference.errors import DomainError
 
 from .._torch import log1mexp, log_factorials, params
-
-# the domains of reference/base/composition.py (copied: that module imports mpmath)
-STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
-SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
-PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
-KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
 
 
 def rdp_composition(curve, steps, alpha) -> torch.Tensor:

@@ -6,15 +6,11 @@ import math
 
 import torch
 
-from dpspec.reference.domains import DELTA, EPS, SAMPLING_RATE, STEPS, Integer, Real
+from dpspec.reference.base.spec import GROUP, MU, TYPE_I
+from dpspec.reference.domains import DELTA, EPS, SAMPLING_RATE, STEPS
 
 from .._torch import params
 from .gaussian import _bisect_decreasing, _dlogdelta_dlogmu, log_delta_shift, ndtr
-
-# the domains of reference/base/fdp.py (copied: that module imports mpmath)
-TYPE_I = Real(0, 1, lo_open=False, hi_open=False, sample_lo=0, sample_hi=1)
-MU = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=0, sample_hi=10)
-GROUP = Integer(1, math.inf, sample_hi=100)
 
 
 def gdp_tradeoff(alpha, mu) -> torch.Tensor:

@@ -21,6 +21,7 @@ import math
 
 import torch
 
+from dpspec.reference.base.spec import GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
 from dpspec.reference.domains import ALPHA, DELTA, EPS, NOISE
 from dpspec.reference.errors import ConditionError, PrecisionError
 
@@ -155,6 +156,5 @@ def gaussian_classical(delta, sigma, allow_outside: bool = False) -> torch.Tenso
     delta, sigma = params(delta=(delta, DELTA), sigma=(sigma, NOISE))
     eps = torch.sqrt(2 * torch.log(1.25 / delta)) / sigma
     if not allow_outside and not bool((eps < 1).all()):
-        raise ConditionError("base.gaussian_classical",
-                             ["eps_below_one: Thm A.1 assumes ε ∈ (0, 1): needs √(2 ln(1.25/δ))/σ < 1"])
+        raise ConditionError("base.gaussian_classical", [GAUSSIAN_CLASSICAL_EPS_BELOW_ONE.describe()])
     return eps

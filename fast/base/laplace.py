@@ -4,15 +4,12 @@ Mirrors ``base.laplace_rdp``, ``base.laplace_pure`` and ``base.laplace_profile``
 """
 from __future__ import annotations
 
-import math
-
 import torch
 
-from dpspec.reference.domains import EPS, NOISE, Real
+from dpspec.reference.base.spec import LAPLACE_ALPHA
+from dpspec.reference.domains import EPS, NOISE
 
 from .._torch import params
-
-LAPLACE_ALPHA = Real(1, math.inf, lo_open=False, hi_open=False, allow_inf=True)
 
 
 def laplace_rdp(alpha, b) -> torch.Tensor:

@@ -31,12 +31,13 @@ import math
 
 import torch
 
-from dpspec.reference.domains import ALPHA, NOISE, SAMPLING_RATE, Choice
-from dpspec.reference.errors import DomainError
+from dpspec.reference.base.spec import SGM_DIRECTION, SGM_DIRECTIONS
+from dpspec.reference.domains import ALPHA, NOISE, SAMPLING_RATE
 
 from .._torch import log1p_exp, log_factorials, log_expm1, log_integral, log_sub, params
 
-DIRECTIONS = ("max", "remove", "add")
+DIRECTIONS = SGM_DIRECTIONS  # the values of `direction` (the spec's tuple, not a copy)
+
 _INT_MAX = 256  # integer orders up to this use the exact binomial sum
 _W = 10.0  # window half-width in local standard deviations (tail mass below e^{-50})
 _PANELS = 10
@@ -341,8 +342,7 @@ def sgm_rdp(alpha, q, sigma, direction: str = "max") -> torch.Tensor:
 
     ``alpha``, ``q``, ``sigma``: tensors or numbers (broadcast); ``direction``: "max", "remove" or "add".
     Mirrors ``base.sgm_rdp`` of the reference."""
-    if direction not in DIRECTIONS:
-        raise DomainError("direction", direction, Choice(DIRECTIONS).describe())
+    SGM_DIRECTION.check("direction", direction)
     alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE), sigma=(sigma, NOISE))
     shape = alpha.shape
     alpha, q, sigma = alpha.reshape(-1), q.reshape(-1), sigma.reshape(-1)

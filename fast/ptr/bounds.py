@@ -16,19 +16,16 @@ import math
 
 import torch
 
-from dpspec.reference.domains import ALPHA, DELTA, NOISE, Real
+from dpspec.reference.domains import ALPHA, DELTA, NOISE, STEPS, ConditionSpec
 from dpspec.reference.errors import ConditionError
+from dpspec.reference.ptr.spec import (DELTA0, FIG3_CLASSICAL, GAUSSIAN_ROUTE, LEMMA_A1_CONDITIONS, NOISE_OR_INF, Q_RATE,
+                                      TAU, THM4_2_CLASSICAL, THM4_4_CONDITIONS, ZW19_LOWER_CASE2_DOMINATES)
 
 from .._torch import log1p_exp, log_expm1, params
 from ..base.gaussian import gaussian_eps
 from ..base.laplace import laplace_rdp
-from .rq import Q_RATE, log_excess_b
+from .rq import log_excess_b
 from ..base.zw19 import log_excess as zw19_log_excess
-
-# Domains as in reference/ptr/spec.py (not imported: it imports mpmath).
-DELTA0 = Real(0, 0.5, lo_open=True, hi_open=False)  # δ0 ∈ (0, 1/2] (seed 001 Remark 4.1(3))
-NOISE_OR_INF = Real(0, math.inf, lo_open=True, hi_open=True, allow_inf=True)  # σ1 = ∞: textbook PTR
-TAU = Real(0, 1, lo_open=True, hi_open=False)
 
 
 def _inv_sq(sigma: torch.Tensor) -> torch.Tensor:
@@ -44,15 +41,16 @@ def thm4_2(b, sigma1, delta0, delta, allow_outside: bool = False) -> torch.Tenso
     classical Gaussian ε_N = √(2 ln(1.25/δ))/σ1 is not < 1 ([DR14, Thm A.1]) unless ``allow_outside``."""
     b, sigma1, delta0, delta = params(b=(b, NOISE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
                                       delta=(delta, DELTA))
-    return 1 / b + _classical_gaussian_eps(delta, sigma1, "ptr.thm4_2", allow_outside)
+    return 1 / b + _classical_gaussian_eps(delta, sigma1, "ptr.thm4_2", THM4_2_CLASSICAL, allow_outside)
 
 
-def _classical_gaussian_eps(delta, sigma1, statement_id: str, allow_outside: bool) -> torch.Tensor:
+def _classical_gaussian_eps(delta, sigma1, statement_id: str, condition: ConditionSpec,
+                            allow_outside: bool) -> torch.Tensor:
     """ε_N = √(2 ln(1.25/δ))/σ1 of [DR14, Thm A.1], raising ConditionError for ``statement_id`` where ε_N ≥ 1
-    (the theorem's condition) unless ``allow_outside``."""
+    (the theorem's ``condition``) unless ``allow_outside``."""
     eps_n = torch.sqrt(2 * torch.log(1.25 / delta)) / sigma1
     if not allow_outside and not bool((eps_n < 1).all()):
-        raise ConditionError(statement_id, ["classical_gaussian: [DR14, Thm A.1] needs ε_N = √(2 ln(1.25/δ))/σ1 < 1"])
+        raise ConditionError(statement_id, [condition.describe()])
     return eps_n
 
 
@@ -63,9 +61,6 @@ def thm4_2_analytic(b, sigma1, delta0, delta) -> torch.Tensor:
     return 1 / b + gaussian_eps(delta, sigma1)
 
 
-GAUSSIAN_ROUTES = ("classical", "analytic")
-
-
 def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian: str = "classical",
                 allow_outside: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
     """(ε, δ_total) after T steps of Poisson-subsampled PTR by the direct route of Fig. 3 (mirrors
@@ -73,21 +68,15 @@ def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian:
     ε, whose condition ε_N < 1 raises ConditionError unless ``allow_outside``, or the exact [BW18] one), Poisson
     amplification [BBG18, Thm 10] of (ε_s, δ0 + δ_g), then KOV15's optimal composition over T steps with slack δ'
     (:func:`dpspec.fast.base.composition.kov15_optimal_unchecked`: any T, O(√T) terms)."""
-    from dpspec.reference.domains import Choice
-    from dpspec.reference.errors import DomainError
-
     from ..base.amplification import poisson_amplification
-    from dpspec.reference.domains import STEPS
-
     from ..base.composition import kov15_optimal_unchecked
 
-    if gaussian not in GAUSSIAN_ROUTES:
-        raise DomainError("gaussian", gaussian, Choice(GAUSSIAN_ROUTES).describe())
-    steps, q, sigma1, delta0, delta_gauss, delta_slack = params(
-        steps=(steps, STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), delta0=(delta0, DELTA0),
+    GAUSSIAN_ROUTE.check("gaussian", gaussian)
+    steps, q, sigma1, b, delta0, delta_gauss, delta_slack = params(
+        steps=(steps, STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), b=(b, NOISE), delta0=(delta0, DELTA0),
         delta_gauss=(delta_gauss, DELTA), delta_slack=(delta_slack, DELTA))
     if gaussian == "classical":
-        _classical_gaussian_eps(delta_gauss, sigma1, "ptr.fig3_direct", allow_outside)
+        _classical_gaussian_eps(delta_gauss, sigma1, "ptr.fig3_direct", FIG3_CLASSICAL, allow_outside)
         eps_step = thm4_2(b, sigma1, delta0, delta_gauss, allow_outside=True)
     else:
         eps_step = thm4_2_analytic(b, sigma1, delta0, delta_gauss)
@@ -177,16 +166,9 @@ def _mtz_c3_c4(alpha, q, sigma):
     return c3, c4
 
 
-THM4_4_CONDITIONS = {  # texts as in reference/ptr/thm4_4.py
-    "C1": "q ≤ e^{−1/b}/(4 + e^{−1/b}), i.e. q' = q/(q + (1−q)e^{−1/b}) ≤ 1/5",
-    "C2": "σ1 ≥ σ2 ≥ 4",
-    "C3": "1 < α ≤ ½σ2² L − 2 ln σ2, L = ln(1 + 1/(q'(α−1)))",
-    "C4": "α ≤ (½σ2² L² − ln 5 − 2 ln σ2)/(L + ln(q'α) + 1/(2σ2²))",
-}
-
-
 def thm4_4_condition_masks(alpha, q, sigma1, sigma2, b, delta0) -> dict[str, torch.Tensor]:
-    """Boolean tensors (C1)–(C4) of Theorem 4.4 (full version), elementwise (reference/ptr/thm4_4.py CONDITIONS)."""
+    """Boolean tensors (C1)–(C4) of Theorem 4.4 (full version), elementwise, by the names of
+    ``dpspec.reference.ptr.spec.THM4_4_CONDITIONS`` (whose mpmath predicates are in reference/ptr/thm4_4.py)."""
     alpha, q, sigma1, sigma2, b, delta0 = params(
         alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE), b=(b, NOISE),
         delta0=(delta0, DELTA0))
@@ -201,16 +183,9 @@ def thm4_4_valid(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
     return masks["C1"] & masks["C2"] & masks["C3"] & masks["C4"]
 
 
-LEMMA_A1_CONDITIONS = {  # texts as in reference/ptr/lemma_a1.py
-    "q": "q ≤ 1/5",
-    "sigma": "σ ≥ 4",
-    "C3": "1 < α ≤ ½σ²L − 2 ln σ, L = ln(1 + 1/(q(α−1)))",
-    "C4": "α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²))",
-}
-
-
 def lemma_a1_condition_masks(alpha, q, sigma) -> dict[str, torch.Tensor]:
-    """Boolean tensors of Lemma A.1's conditions (appendix 000 eq. (63); [MTZ19] Thm 11), elementwise."""
+    """Boolean tensors of Lemma A.1's conditions (appendix 000 eq. (63); [MTZ19] Thm 11), elementwise, by the names
+    of ``dpspec.reference.ptr.spec.LEMMA_A1_CONDITIONS``."""
     alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma=(sigma, NOISE))
     c3, c4 = _mtz_c3_c4(alpha, q, sigma)
     return {"q": q <= 0.2, "sigma": sigma >= 4, "C3": c3, "C4": c4}
@@ -222,8 +197,9 @@ def lemma_a1_valid(alpha, q, sigma) -> torch.Tensor:
     return masks["q"] & masks["sigma"] & masks["C3"] & masks["C4"]
 
 
-def _raise_outside(statement_id: str, masks: dict[str, torch.Tensor], texts: dict[str, str]) -> None:
-    failed = [f"{name}: {texts[name]}" for name, ok in masks.items() if not bool(ok.all())]
+def _raise_outside(statement_id: str, masks: dict[str, torch.Tensor], conditions: tuple[ConditionSpec, ...]) -> None:
+    """ConditionError listing, in the spec's order, every condition whose mask is False somewhere."""
+    failed = [c.describe() for c in conditions if not bool(masks[c.name].all())]
     if failed:
         raise ConditionError(statement_id, failed)
 
@@ -347,8 +323,7 @@ def zw19_lower(alpha, q, sigma1, sigma2, b, delta0, allow_outside: bool = False)
     n = torch.floor(alpha)
     if not allow_outside and not bool(_case2_dominates(n.reshape(-1), *(x.reshape(-1) for x in (
             sigma1, sigma2, b, delta0))).all()):
-        raise ConditionError("ptr.zw19_lower", ["case2_dominates: T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ α "
-                                                "(erratum E7)"])
+        raise ConditionError("ptr.zw19_lower", [ZW19_LOWER_CASE2_DOMINATES.describe()])
     shape = alpha.shape
     flat = [x.reshape(-1) for x in (n, q, sigma1, sigma2, b, delta0)]
     k = log1p_exp(_zw19_log_excess(torch.clamp(flat[0], min=2), *flat[1:], factor_3=False))

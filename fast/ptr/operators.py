@@ -24,17 +24,12 @@ from typing import Sequence
 
 import torch
 
-from dpspec.reference.domains import Integer, Real
 from dpspec.reference.errors import DomainError
+from dpspec.reference.ptr.spec import DELTA0, POSITIVE, TRIM
 
 PTRResult = namedtuple("PTRResult", "aggregate passed delta_hat")
 PTRResult.__doc__ = ("Output of PTR-TMEAN: the noisy SUM (test failed) or TSUM_F (test passed), the test outcome "
                      "(0-dim bool tensor, True = passed = '−'), and the released Δ̂ (0-dim float64 tensor).")
-
-_POSITIVE = Real(0, math.inf)
-_DELTA0 = Real(0, 0.5, hi_open=False)  # Remark 4.1(3): Pr[Lap(0,b) > b ln(1/(2δ0))] = δ0 needs δ0 ≤ 1/2
-_F = Integer(0)
-
 
 def threshold(b: float, delta0: float) -> float:
     """The test threshold b·ln(1/(2δ0)) (seed 001 Remark 4.1(3); Algorithm 3 line 3)."""
@@ -107,10 +102,10 @@ def ptr_trimmed_sum(per_sample_grads, F, tau, clip, b, delta0, sigma, generator=
     noise is σR·N(0, I) after a failed test and στ·N(0, I) after a passed one.
     """
     rows, shapes, single = _as_rows(per_sample_grads)
-    F = _F.check("F", F)
-    tau, clip, b, sigma = (_POSITIVE.check(n, float(v)) for n, v in
+    F = TRIM.check("F", F)
+    tau, clip, b, sigma = (POSITIVE.check(n, float(v)) for n, v in
                            (("tau", tau), ("clip", clip), ("b", b), ("sigma", sigma)))
-    delta0 = _DELTA0.check("delta0", float(delta0))
+    delta0 = DELTA0.check("delta0", float(delta0))
 
     factor, norms = clipped_norms(rows, clip)
     m = norms.shape[0]
@@ -138,8 +133,8 @@ def gaussian_trimmed_sum(per_sample_grads, F, clip, sigma, generator=None):
     """TSGD+Gaussian's aggregator (seed 001 §6; notes §4.4): TSUM_F(clipped) + σR·N(0, I), F fixed; F = 0 is the
     DP-SGD step (clip, SUM, σR·N(0, I)). Same input structure, clipping and tie-break as ``ptr_trimmed_sum``."""
     rows, shapes, single = _as_rows(per_sample_grads)
-    F = _F.check("F", F)
-    clip, sigma = _POSITIVE.check("clip", float(clip)), _POSITIVE.check("sigma", float(sigma))
+    F = TRIM.check("F", F)
+    clip, sigma = POSITIVE.check("clip", float(clip)), POSITIVE.check("sigma", float(sigma))
     factor, norms = clipped_norms(rows, clip)
     if F:
         top = torch.topk(norms, min(F, norms.shape[0]), sorted=False).values
@@ -156,14 +151,14 @@ def _points_and_norms(points, F, R):
         pts = pts.reshape(-1, 1)
     if pts.ndim != 2:
         raise DomainError("points", f"array of shape {tuple(pts.shape)}", "an (m, d) array of vectors")
-    return torch.linalg.vector_norm(pts, dim=-1), _F.check("F", float(F)), _POSITIVE.check("R", float(R))
+    return torch.linalg.vector_norm(pts, dim=-1), TRIM.check("F", float(F)), POSITIVE.check("R", float(R))
 
 
 def ls_tsum(points, F, r, R) -> torch.Tensor:
     """LS^(r)_TSUM_F(S) = ||x_(m−F+1+r)|| (R beyond m; 0 if m + r < F) (seed 001 Theorem 5.1, extended to m ≤ F as
     in reference/ptr/tsum.py, erratum E16); mirrors ``ptr.thm5_1``. The rank is found by ``torch.kthvalue``."""
     norms, F, R = _points_and_norms(points, F, R)
-    r = _F.check("r", float(r))
+    r = TRIM.check("r", float(r))
     m, j = norms.shape[0], norms.shape[0] - F + 1 + r  # 1-based rank
     if m + r < F:
         return torch.zeros((), dtype=torch.float64)
@@ -176,4 +171,4 @@ def safety_margin_of_points(points, F, tau, R) -> torch.Tensor:
     """Δ(S) = max(F − m, 0) + #{top-min(F, m) norms ≤ τ}, ∞ if τ ≥ R (mirrors ``ptr.safety_margin``; the same
     closed form as :func:`safety_margin`, which works on norms)."""
     norms, F, R = _points_and_norms(points, F, R)
-    return safety_margin(norms, F, _POSITIVE.check("tau", float(tau)), R)
+    return safety_margin(norms, F, POSITIVE.check("tau", float(tau)), R)

@@ -35,15 +35,11 @@ import math
 
 import torch
 
-from dpspec.reference.domains import Real
+from dpspec.reference.domains import NOISE
+from dpspec.reference.ptr.spec import ANY_ORDER, Q_RATE
 
 from .._torch import gauss_legendre, params
 from ..base.sgm import log_psi
-
-# Domains as in reference/ptr/spec.py (not imported: it imports mpmath).
-ANY_ORDER = Real(-math.inf, math.inf)
-Q_RATE = Real(0, 1, lo_open=True, hi_open=True)  # Poisson rate q ∈ (0, 1) (Thm 4.4)
-NOISE = Real(0, math.inf, lo_open=True, hi_open=True)
 
 _NODES = 12
 _RATIO = 1.5  # geometric growth of panel end points away from a centre (width ½d at distance d)

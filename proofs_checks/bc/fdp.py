@@ -3,7 +3,7 @@
 bc.E9 — seed 002 (Appendix A, text line 882) prints the trade-off function of (ε,δ)-DP as
     f_{ε,δ}(α) = min{0, 1 − δ − e^ε α, (1 − δ − α) e^{−ε}},
 which is ≤ 0 everywhere (not a trade-off function); Dong, Roth & Su 2022, Prop. 2.5 has max{…}.
-The witness computes the Neyman–Pearson trade-off curve of the canonical (ε,δ) pair exactly (likelihood-ratio
+The demonstration computes the Neyman–Pearson trade-off curve of the canonical (ε,δ) pair exactly (likelihood-ratio
 tests on four atoms, mpmath) and compares it with both forms of ``base.eps_delta_tradeoff``.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from mpmath import mpf
 
 from dpspec.reference import catalogue
 
-from ..errata import Erratum, WitnessResult, register_erratum
+from ..errata import DemonstrationResult, Erratum, register_erratum
 
 
 def canonical_pair(eps, delta):
@@ -39,7 +39,7 @@ def neyman_pearson_tradeoff(p, q, alpha):
     return 1 - power
 
 
-def _witness() -> WitnessResult:
+def _demonstration() -> DemonstrationResult:
     st = catalogue.get("base.eps_delta_tradeoff")
     eps, delta = mpf(1), mpf("1e-3")
     with mpmath.workdps(40):
@@ -56,7 +56,7 @@ def _witness() -> WitnessResult:
     evidence = {f"alpha={mpmath.nstr(a, 3)}": {"neyman_pearson": mpmath.nstr(t, 15),
                                                "corrected": mpmath.nstr(c, 15), "printed": mpmath.nstr(pr, 15)}
                 for a, t, c, pr in rows}
-    return WitnessResult(
+    return DemonstrationResult(
         corrected_ok and printed_wrong and printed_negative, evidence,
         "canonical (1, 1e-3) pair: the max form equals the exact Neyman–Pearson curve; the printed min form does "
         "not and is negative")
@@ -68,7 +68,7 @@ register_erratum(Erratum(
     summary="f_{ε,δ} printed with min{0,…}: the printed function is ≤ 0, not a trade-off function",
     printed="f_{ε,δ}(α) = min{0, 1 − δ − e^ε α, (1 − δ − α) e^{−ε}}",
     corrected="f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, (1 − δ − α) e^{−ε}} (Dong, Roth & Su 2022, Prop. 2.5)",
-    witness=_witness,
+    demonstration=_demonstration,
     statements=("base.eps_delta_tradeoff",),
     severity="typo",
     note="notes/batch-clipping-fdp.md §6 item 9; the seed text confirms the printed min.",

@@ -52,7 +52,7 @@ def worst_case2_eps(alpha, sigma1, sigma2, tau, b, delta0) -> tuple[mpf, tuple[i
     return best, where
 
 
-@check
+@check(statements=("ptr.thm4_3_general",))
 def extension_dominates_relaxed_case2_pairs() -> CheckResult:
     """ptr.thm4_3_general ≥ the exact ε of every relaxed case-2 pair at each point of POINTS."""
     rows, holds = [], True
@@ -67,7 +67,7 @@ def extension_dominates_relaxed_case2_pairs() -> CheckResult:
     return CheckResult("extension_dominates_relaxed_case2_pairs", bool(holds), {"points": rows})
 
 
-@check
+@check(statements=("ptr.thm4_3_general", "ptr.thm4_3"))
 def extension_equals_thm4_3_when_sigma2_is_tau_sigma1() -> CheckResult:
     """At σ2 = τσ1 the extension is Theorem 4.3 (to 1e-25 relative at 30 digits)."""
     rows, holds = [], True
@@ -81,3 +81,28 @@ def extension_equals_thm4_3_when_sigma2_is_tau_sigma1() -> CheckResult:
             holds &= abs(general - plain) <= mpf("1e-25") * plain
             rows.append({"alpha": str(alpha), "general": mpmath.nstr(general, 15), "thm4_3": mpmath.nstr(plain, 15)})
     return CheckResult("extension_equals_thm4_3_when_sigma2_is_tau_sigma1", bool(holds), {"points": rows})
+
+
+@check(statements=("ptr.thm4_3", "ptr.thm4_3_general"))
+def thm4_3_needs_sigma1_equal_sigma2_over_tau() -> CheckResult:
+    """Erratum ptr.E8: Theorem 4.3 assumes σ1 = σ2/τ. Read with a deployment's own σ1 ≠ σ2/τ (σ1 = 8, σ2 = 2,
+    τ = 0.5, so σ2/τ = 4; α = 8, b = 1, δ0 = 1e-8) its value is below the exact ε of the relaxed case-2 pair, so
+    it is not a bound there; ptr.thm4_3_general covers the pair; and textbook PTR (σ1 = ∞, Remark 4.1(1)) is
+    outside Theorem 4.3's domain."""
+    from dpspec.reference.errors import DomainError
+
+    p = {"alpha": 8, "sigma1": 8, "sigma2": 2, "b": 1, "delta0": "1e-8"}
+    with mpmath.workdps(20):
+        literal = get("ptr.thm4_3").evaluate(dps=20, **p).value
+        general = get("ptr.thm4_3_general").evaluate(dps=20, tau="0.5", **p).value
+        exact, where = worst_case2_eps(**{k: mpf(v) for k, v in p.items()}, tau=mpf("0.5"))
+        try:
+            get("ptr.thm4_3").evaluate(dps=20, **{**p, "sigma1": "inf"})
+            textbook_refused = False
+        except DomainError:
+            textbook_refused = True
+    holds = literal < exact <= general and textbook_refused
+    return CheckResult("thm4_3_needs_sigma1_equal_sigma2_over_tau", bool(holds),
+                       {"params": {**p, "tau": "0.5"}, "thm4_3_as_printed": mpmath.nstr(literal, 10),
+                        "exact_relaxed_case2_pair": mpmath.nstr(exact, 10), "at_(Delta_P, Delta_Q)": where,
+                        "thm4_3_general": mpmath.nstr(general, 10), "sigma1=inf_outside_thm4_3": textbook_refused})

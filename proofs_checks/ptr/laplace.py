@@ -19,7 +19,7 @@ def laplace_moment_closed_form() -> sp.Expr:
     return alpha / (2 * alpha - 1) * sp.exp((alpha - 1) / b) + (alpha - 1) / (2 * alpha - 1) * sp.exp(-alpha / b)
 
 
-@check
+@check(statements=("base.laplace_rdp",))
 def laplace_rdp_closed_form() -> CheckResult:
     """∫ Lap(s;0,b)^{1−α} Lap(s;1,b)^α ds over (−∞,0], [0,1], [1,∞) equals the closed form, for all α > 1, b > 0."""
     # integrand = exp(−((1−α)|s| + α|s−1|)/b)/(2b), with the absolute values resolved on each piece
@@ -35,7 +35,7 @@ def laplace_rdp_closed_form() -> CheckResult:
                        {"integral": str(sp.simplify(moment)), "residual": str(residual)})
 
 
-@check
+@check(statements=("base.laplace_pure", "ptr.thm4_2"))
 def laplace_pure_dp_is_one_over_b() -> CheckResult:
     """The Laplace privacy loss L(s) = (|s| − |s−1|)/b has sup 1/b (attained for s ≥ 1), and lim_{α→∞} of the
     Laplace RDP is 1/b: the pure-DP parameter is 1/b, not the printed e^{1/b} (erratum ptr.E3)."""
@@ -50,7 +50,7 @@ def laplace_pure_dp_is_one_over_b() -> CheckResult:
                         "lim_alpha_to_inf_eps_rdp": str(limit)})
 
 
-@check
+@check(statements=("ptr.ineq38_41",))
 def inequality_38_41() -> CheckResult:
     """A.1.1, (38)–(41): ε_R-Lap(α) < α/((α−1)b). Since log is increasing, it suffices that
     e^{α/b} − [α/(2α−1)e^{(α−1)/b} + (α−1)/(2α−1)e^{−α/b}]

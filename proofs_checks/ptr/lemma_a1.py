@@ -95,7 +95,7 @@ def lemma_a1_sensitivity_needs_sigma_over_tau() -> CheckResult:
                         "hypotheses_on_sigma_hold": printed_ok, "hypotheses_on_sigma_over_tau_fail": corrected_fail})
 
 
-@check
+@check(statements=("ptr.lemma_a1", "ptr.thm4_4"))
 def printed_bound_on_A_is_below_sup_A() -> CheckResult:
     """Erratum ptr.E6(d): the proof of Thm 4.4 (seed 000, case 2) bounds A(s) = qμ1(s)/μ(s) by
     q/((1−q) + q e^{−1/b}); but on s > 1, A = q e^{1/b}/(1−q+q e^{1/b}) = q/(q + (1−q)e^{−1/b}) = q' (the theorem's
@@ -111,7 +111,7 @@ def printed_bound_on_A_is_below_sup_A() -> CheckResult:
                         "q_prime": mpmath.nstr(q_prime, 12)})
 
 
-@check
+@check(statements=("ptr.lemma_a1", "ptr.thm4_4"))
 def substituted_order_violates_lemma_hypotheses() -> CheckResult:
     """Erratum ptr.E5(i): (83)–(86) "set α ← 1−α" in (81), i.e. use Lemma A.1 at the order 1−α ≤ −1. There the
     hypothesis α > 1 fails and L = ln(1 + 1/(q(−α))) is the log of a negative number when qα < 1 (examples)."""
@@ -125,7 +125,7 @@ def substituted_order_violates_lemma_hypotheses() -> CheckResult:
     return CheckResult("substituted_order_violates_lemma_hypotheses", holds, rows)
 
 
-@check
+@check(statements=("ptr.thm4_4",))
 def reverse_moment_below_forward() -> CheckResult:
     """Erratum ptr.E5(ii), the corrected route to B2: the reverse sampled-Gaussian moment H_α(A, σ) =
     E_mix[(N0/mix)^α] is ≤ the forward G_α(A, σ) ([MTZ19]), hence ≤ 1 + 2A²α(α−1)/σ² inside the hypotheses; checked

@@ -15,7 +15,7 @@ mu = (1 - q) * mu0 + q * mu1
 A = q * mu1 / mu
 
 
-@check
+@check(statements=("ptr.thm4_4",))
 def condition_c1_is_q_prime_at_most_one_fifth() -> CheckResult:
     """(C1) of Thm 4.4 (full version, seed 000): q ≤ e^{−1/b}/(4 + e^{−1/b}) ⇔ q' ≤ 1/5 with
     q' = q/(q + (1−q)e^{−1/b}). With w = e^{−1/b} ∈ (0,1): q' is increasing in q (derivative w/(q+(1−q)w)² > 0)
@@ -32,7 +32,7 @@ def condition_c1_is_q_prime_at_most_one_fifth() -> CheckResult:
                         "A(s>1) - q'": str(sup_a)})
 
 
-@check
+@check(statements=("ptr.rq_tilde", "ptr.rq"))
 def r_tilde_is_r_at_one_minus_beta() -> CheckResult:
     """Eq. (82): R̃^(β) = R^(1−β) for every real β, from the pointwise identity μ(μ0/μ)^β = μ0(μ/μ0)^{1−β}."""
     m = sp.Symbol("mu", positive=True)  # the mixture density value, positive
@@ -41,7 +41,7 @@ def r_tilde_is_r_at_one_minus_beta() -> CheckResult:
     return CheckResult("r_tilde_is_r_at_one_minus_beta", residual == 0, {"residual": str(residual)})
 
 
-@check
+@check(statements=("ptr.thm4_4",))
 def a_squared_expansion_gives_the_brackets() -> CheckResult:
     """Eqs. (75)–(80) and the B2 analogue: A = 1 − (1−q)μ0/μ, hence
     (μ/μ0)^α A² = (μ/μ0)^α − 2(1−q)(μ/μ0)^{α−1} + (1−q)²(μ/μ0)^{α−2}   (integrated under μ0: the B1 bracket), and

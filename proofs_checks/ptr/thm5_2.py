@@ -1,6 +1,6 @@
 """The algebra of Theorem 5.2 (formal version, seed 000, A.4: eqs. (93)–(96), (118)–(127), (136)–(141), (151)).
 
-Notation renamed to avoid the seed's clashes (notes §2.14, E20): λ = strong convexity (printed α), β = smoothness,
+Notation renamed to avoid the seed's clashes (notes §2.14 and §6 item 20): λ = strong convexity (printed α), β = smoothness,
 σ_g² = variance of honest gradients (printed σ²), x = ‖w^(t) − w*‖. n oracles, at most F corrupted, n > 2F.
 Routine A releases Σ_{i≤n} g_(i) + N(0, σ1² I_d); Routine B releases Σ_{i≤n−F} g_(i) + N(0, σ2² I_d).
 """

@@ -15,7 +15,7 @@ def laplace_tail(threshold) -> sp.Expr:
     return sp.simplify(sp.integrate(sp.exp(-s / b) / (2 * b), (s, threshold, sp.oo)))
 
 
-@check
+@check(statements=("ptr.thm4_2", "ptr.thm4_3", "ptr.thm4_4"))
 def threshold_tail_is_delta0() -> CheckResult:
     """Remark 4.1(3): Pr[Lap(0,b) > b·ln(1/(2δ0))] = δ0, for every b > 0 and δ0 ∈ (0, 1/2] (then B ≥ 0)."""
     tail = laplace_tail(b * sp.log(1 / (2 * delta0)))
@@ -23,7 +23,7 @@ def threshold_tail_is_delta0() -> CheckResult:
     return CheckResult("threshold_tail_is_delta0", residual == 0, {"tail": str(tail), "residual": str(residual)})
 
 
-@check
+@check(statements=("ptr.thm5_2",))
 def threshold_without_b_differs() -> CheckResult:
     """Eq. (92) switches on Δ̂ ≥ ln(1/(2δ0)) (no factor b): its tail is ½(2δ0)^{1/b}, which is δ0 only at b = 1.
     Evidence: the symbolic tail, its value at b = 1 and at b = 2, δ0 = 10⁻⁸ (exact rationals)."""

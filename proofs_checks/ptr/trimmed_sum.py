@@ -15,6 +15,7 @@ Closed form checked here for every m (τ < R): Δ(S) = max(0, F − #{i : ‖x_i
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Iterable
@@ -102,7 +103,7 @@ def random_instance(rng: random.Random, m: int, R: float = 1.0, extra: int = 2) 
     return np.array(pts), tuple(range(m))
 
 
-@check
+@check(statements=("ptr.thm5_1", "ptr.safety_margin"))
 def thm5_1_and_margin_by_brute_force(cases: int = 12, seed: int = 51) -> CheckResult:
     """Random 2-D sets with m ∈ {1..4}, F ∈ {1..3}, τ ∈ (0, R): brute-force LS^(r) (r ≤ 2) equals printed Thm 5.1
     wherever it is defined and the reference ``dpspec.reference.ptr.tsum.ls_r`` everywhere (m ≤ F included); the
@@ -130,7 +131,7 @@ def thm5_1_and_margin_by_brute_force(cases: int = 12, seed: int = 51) -> CheckRe
                        {"seed": seed, "cases": rows, "mismatches": mismatches})
 
 
-@check
+@check(statements=("ptr.safety_margin",))
 def margin_has_global_sensitivity_one(cases: int = 10, seed: int = 52) -> CheckResult:
     """Remark 4.1(4) for TSUM: |Δ(S) − Δ(S ∪ {u})| ≤ 1 for every u of the universe (brute-force Δ)."""
     rng, worst = random.Random(seed), 0
@@ -155,7 +156,7 @@ def replacement_example() -> dict:
                         margin(points, S2, F, tau, r_max=4, metric="replace"))}
 
 
-@check
+@check(statements=("ptr.safety_margin",))
 def replacement_distance_breaks_sensitivity_one() -> CheckResult:
     """See :func:`replacement_example`: |Δ_add(S) − Δ_add(S')| ≤ 1 but Δ_replace(S) = ∞ while Δ_replace(S') is finite."""
     ex = replacement_example()
@@ -165,7 +166,7 @@ def replacement_distance_breaks_sensitivity_one() -> CheckResult:
                        {"delta_add_remove(S, S')": add, "delta_replace(S, S') (None = infinite)": rep})
 
 
-@check
+@check(statements=("ptr.thm5_1", "ptr.safety_margin"))
 def thm5_1_undefined_for_small_batches() -> CheckResult:
     """Erratum ptr.E16: for m < F the printed index m−F+1+r of Thm 5.1 is < 1 (undefined) at small r, while the
     brute force gives LS^(r) = 0 there and Δ = F − #{‖x_i‖ > τ}; and for τ ≥ R no S̃ is unsafe (LS ≤ R), Δ = ∞."""
@@ -183,3 +184,39 @@ def thm5_1_undefined_for_small_batches() -> CheckResult:
                        {"m": 1, "F": F, "printed_LS_r(r=0,1,2)": printed, "brute_LS_r": brute,
                         "delta_brute": delta, "delta_closed_form": margin_closed_form(norms, F, tau),
                         "delta_at_tau_equal_R (None = infinite within F+1 steps)": never})
+
+
+def ls_r_exact_distance(points: np.ndarray, S: Multiset, F: int, r: int) -> float:
+    """max LS(S̃) over d(S, S̃) = r exactly (the printed "= r" of the LS^(r) definition)."""
+    ball, layer = {S}, {S}
+    for _ in range(r):
+        layer = {T for U in layer for T in neighbours(U, len(points))} - ball
+        ball |= layer
+    return max(local_sensitivity(points, T, F) for T in layer)
+
+
+@check(statements=("ptr.thm5_1", "ptr.safety_margin"))
+def printed_ls_definitions_read_as_intended(cases: int = 12, seed: int = 54) -> CheckResult:
+    """Erratum ptr.E14. (a) Printed literally, LS_f(S) = sup_{S,S': d(S,S')=1} ‖f(S) − f(S')‖ is GS_f, the same for
+    every S: over a universe of 5 points (one of norm R = 1) and every multiset of ≤ 3 points it is R, while the
+    intended LS(S) = sup over S' only equals Thm 5.1's r = 0 value ‖x_(m−F+1)‖ < R. (b) LS^(r) printed with
+    d(S, S̃) = r equals the intended d ≤ r for TSUM (brute force on random sets, r ≤ 2): a harmless slip."""
+    rng = random.Random(55)
+    points, S = random_instance(rng, 3, extra=1)
+    F = 1
+    sets = [tuple(sorted(c)) for k in range(4) for c in itertools.combinations_with_replacement(range(len(points)), k)]
+    literal = max(local_sensitivity(points, T, F) for T in sets)
+    intended = local_sensitivity(points, S, F)
+    norms = sorted(float(np.linalg.norm(points[i])) for i in S)
+    thm = thm5_1_printed(norms, F, 0, 1.0)
+    rng, worst = random.Random(seed), 0.0
+    for _ in range(cases):
+        m, F_ = rng.randint(1, 4), rng.randint(1, 3)
+        pts, S_ = random_instance(rng, m, extra=1)
+        for r in range(3):
+            worst = max(worst, abs(ls_r_brute(pts, S_, F_, r) - ls_r_exact_distance(pts, S_, F_, r)))
+    holds = abs(literal - 1.0) < 1e-12 and abs(intended - thm) < 1e-12 and intended < literal - 0.01 and worst < 1e-12
+    return CheckResult("printed_ls_definitions_read_as_intended", bool(holds),
+                       {"literal_LS_sup_over_pairs": literal, "LS(S)_sup_over_S'": intended, "thm5_1_r0": thm,
+                        "sets_searched": len(sets), "max_|LS_r(<=r) - LS_r(=r)|": worst, "cases": cases,
+                        "seed": seed})

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import mpmath
 
-from ..catalogue import Privacy, Source, Statement, register
-from ..domains import EPS, SAMPLING_RATE, Param, Real
+from ..catalogue import Privacy, Source, Statement, Value, register
+from ..domains import EPS, SAMPLING_RATE, Param
 from ..precision import checked_param as _check, self_checked
+from .spec import DELTA_CLOSED
 
-DELTA_CLOSED = Real(0, 1, lo_open=False, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
 
 
 
@@ -33,6 +33,7 @@ register(Statement(
                   "Balle, Barthe & Gaboardi, NeurIPS 2018 (arXiv 1807.01647); Li, Qardaji & Su, ASIACCS 2012"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps_delta"),
     summary="(ε, δ) ↦ (log(1 + q(e^ε − 1)), qδ)",
     params=(
         Param("eps", EPS, "ε of the base mechanism", example=1),

@@ -24,18 +24,13 @@ import mpmath
 import numpy as np
 from mpmath import mp, mpf
 
-from ..catalogue import Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
-from ..domains import ALPHA, EPS, STEPS, Curve, Integer, Param, Real
+from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
+from ..domains import ALPHA, EPS, STEPS, Param
 from ..errors import DomainError
 from ..precision import log1mexp, logsumexp, self_checked
+from .spec import KOV_STEPS, PER_STEP_EPS, RDP_CURVE, SLACK_DELTA, STEP_DELTA
 
 KOV15 = "Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy, ICML 2015"
-# per-mechanism δ may be 0 (pure DP); δ = 1 is excluded (vacuous, and 1 − δ = 0 breaks the logs)
-STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
-SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
-PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
-# the optimal composition sums k + 1 terms at high precision: keep k where that takes well under a second
-KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -60,9 +55,10 @@ register(Statement(
                   "Mironov, Rényi Differential Privacy, CSF 2017"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε_T(α) = T · ε(α)",
     params=(
-        Param("curve", Curve("rdp"), "per-step RDP curve α ↦ ε(α)"),
+        Param("curve", RDP_CURVE, "per-step RDP curve α ↦ ε(α)"),
         Param("steps", STEPS, "number of composed mechanisms T", example=10),
         Param("alpha", ALPHA, "Rényi order", example=2),
     ),
@@ -89,6 +85,7 @@ register(Statement(
                   "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps_delta"),
     summary="(ε_g, δ_g) = (kε, kδ)",
     params=(
         Param("eps", EPS, "per-mechanism ε", example="0.1"),
@@ -207,6 +204,7 @@ register(Statement(
     source=Source("outside", "Thm 3.3", "optimal δ for a total ε under homogeneous (ε, δ) composition", KOV15),
     kind="profile",
     claim="exact",
+    value=Value("delta", "eps_total"),
     summary="δ_g = 1 − (1−δ)^k (1 − Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊/(1+e^ε)^k)",
     params=_KOV_PARAMS + (Param("eps_total", EPS, "total ε_g ≥ 0", example=1),),
     reference=kov15_profile,
@@ -281,6 +279,7 @@ register(Statement(
     source=Source("outside", "Thm 3.3", "optimal homogeneous composition of (ε, δ)-DP mechanisms", KOV15),
     kind="eps_delta",
     claim="exact",
+    value=Value("eps_delta"),
     summary="(ε_g, 1 − (1−δ)^k(1−δ')), ε_g = min{ε' : Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε'+ℓε})₊/(1+e^ε)^k ≤ δ'}",
     params=_KOV_PARAMS + (Param("delta_prime", SLACK_DELTA, "slack δ' ∈ (0, 1]", example="1e-5"),),
     reference=kov15_optimal,
@@ -314,6 +313,7 @@ register(Statement(
     source=Source("outside", "Thm 3.4", "closed-form bound on homogeneous (ε, δ) composition", KOV15),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps_delta"),
     summary="ε̃ = min{kε, k ε tanh(ε/2) + ε√(2k log(e + √(kε²)/δ')), k ε tanh(ε/2) + ε√(2k log(1/δ'))}",
     params=_KOV_PARAMS + (Param("delta_prime", SLACK_DELTA, "slack δ' ∈ (0, 1]", example="1e-5"),),
     reference=kov15_closed,

@@ -38,17 +38,17 @@ import functools
 import mpmath
 from mpmath import mp, mpf
 
-from ..catalogue import Source, Statement, register
-from ..domains import DELTA, EPS, STEPS, Curve, Param
+from ..catalogue import Source, Statement, Value, register
+from ..domains import DELTA, EPS, STEPS, Param
 from ..errors import ConditionError, PrecisionError
 from ..precision import checked_param as _check, self_checked, to_mpf
+from .spec import RDP_CURVE as CURVE
 
 SEARCH_DPS = 20
 ALPHA_MAX = mpf(10) ** 6
 _GRID_PER_DECADE = 4
 _CITATION_BBG = ("Balle et al., Hypothesis testing interpretations and Rényi DP, AISTATS 2020 (Thm 21); "
                  "Canonne, Kamath & Steinke, The discrete Gaussian for DP, NeurIPS 2020 (Prop. 12)")
-CURVE = Curve("rdp")
 
 
 
@@ -234,6 +234,7 @@ register(Statement(
                   _CITATION_BBG),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps", "delta"),
     summary="ε(δ) = min_α T·ε(α) + log((α−1)/α) − (log δ + log α)/(α−1), clamped at 0 (a valid bound)",
     params=(_CURVE_PARAM, Param("delta", DELTA, "target δ", example="1e-5"), _STEPS_PARAM),
     reference=rdp_to_dp,
@@ -248,6 +249,7 @@ register(Statement(
                   "Mironov, Rényi Differential Privacy, CSF 2017"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps", "delta"),
     summary="ε(δ) = min_α T·ε(α) + log(1/δ)/(α−1)",
     params=(_CURVE_PARAM, Param("delta", DELTA, "target δ", example="1e-5"), _STEPS_PARAM),
     reference=rdp_to_dp_mironov,
@@ -261,6 +263,7 @@ register(Statement(
                   "Canonne, Kamath & Steinke, The discrete Gaussian for DP, NeurIPS 2020"),
     kind="eps_delta",
     claim="upper",
+    value=Value("delta", "eps"),
     summary="δ(ε) = min_α e^{(α−1)(T·ε(α) − ε)} (1 − 1/α)^{α−1}/α, capped at 1",
     params=(_CURVE_PARAM, Param("eps", EPS, "target ε ≥ 0", example=1), _STEPS_PARAM),
     reference=rdp_to_delta,

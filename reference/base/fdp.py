@@ -10,26 +10,21 @@ mechanism's guarantee uses.
 """
 from __future__ import annotations
 
-import math
-
 import mpmath
 from mpmath import mp, mpf
 
 from .._normal import ndtr, ndtri_upper
 from .._solve import maximise_concave, root
-from ..catalogue import Privacy, Source, Statement, Variant, WitnessUse, register
-from ..domains import DELTA, EPS, STEPS, Curve, Integer, Param, Real
+from ..catalogue import Privacy, Source, Statement, Value, Variant, WitnessUse, register
+from ..domains import DELTA, EPS, STEPS, Param
 from ..errors import DomainError, PrecisionError
 from .gaussian import delta_shift, log_delta_shift
 from ..precision import self_checked
+from .spec import GROUP, MU, TRADEOFF_CURVE, TRADEOFF_DELTA, TYPE_I
 
 DRS = "Dong, Roth & Su, Gaussian Differential Privacy, JRSS-B 2022"
 SEED_002 = "002_5bf9d068e79d7537.txt"
 
-TYPE_I = Real(0, 1, lo_open=False, hi_open=False, sample_lo=0, sample_hi=1)  # the type-I error α
-MU = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=0, sample_hi=10)  # the GDP parameter μ ≥ 0
-TRADEOFF_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
-GROUP = Integer(1, math.inf, sample_hi=100)
 
 
 def _mu_of_sigma(p):
@@ -54,6 +49,7 @@ register(Statement(
     source=Source("outside", "Def. 2.7", "the Gaussian trade-off function G_μ", DRS),
     kind="tradeoff",
     claim="exact",
+    value=Value("beta", "alpha"),
     summary="G_μ(α) = Φ(Φ^{-1}(1−α) − μ)",
     params=(
         Param("alpha", TYPE_I, "type-I error α", example="0.1"),
@@ -95,6 +91,7 @@ register(Statement(
                   DRS),
     kind="tradeoff",
     claim="lower",
+    value=Value("beta", "alpha"),
     summary="f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)}",
     params=(
         Param("alpha", TYPE_I, "type-I error α", example="0.1"),
@@ -135,6 +132,7 @@ register(Statement(
     source=Source("outside", "Cor. 2.13", "μ-GDP as a family of (ε, δ) guarantees (seed 002 eq. (7))", DRS),
     kind="profile",
     claim="exact",
+    value=Value("delta", "eps"),
     summary="δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)",
     params=(
         Param("eps", EPS, "ε ≥ 0", example=1),
@@ -174,6 +172,7 @@ register(Statement(
     source=Source("outside", "Cor. 2.13 (inverted)", "the GDP μ equivalent to one (ε, δ) point", DRS),
     kind="gdp",
     claim="exact",
+    value=Value("mu"),
     summary="μ such that Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) = δ",
     params=(
         Param("eps", EPS, "ε ≥ 0", example=1),
@@ -240,9 +239,10 @@ register(Statement(
     source=Source("outside", "Prop. 2.12", "δ(ε) of any trade-off function via its convex conjugate", DRS),
     kind="profile",
     claim="exact",
+    value=Value("delta", "eps"),
     summary="δ(ε) = 1 + f*(−e^ε) = sup_x (1 − f(x) − e^ε x)",
     params=(
-        Param("curve", Curve("tradeoff"), "a trade-off function α ↦ f(α) (convex, non-increasing)"),
+        Param("curve", TRADEOFF_CURVE, "a trade-off function α ↦ f(α) (convex, non-increasing)"),
         Param("eps", EPS, "ε ≥ 0", example=1),
     ),
     reference=tradeoff_profile,
@@ -268,6 +268,7 @@ register(Statement(
     source=Source("outside", "Thm 2.14", "group privacy of μ-GDP", DRS),
     kind="gdp",
     claim="upper",
+    value=Value("mu"),
     summary="μ_g = g·μ",
     params=(
         Param("g", GROUP, "group size", example=2),
@@ -293,6 +294,7 @@ register(Statement(
     source=Source("outside", "Cor. 3.3", "composition of μ-GDP mechanisms", DRS),
     kind="gdp",
     claim="exact",
+    value=Value("mu"),
     summary="μ_k = √k·μ",
     params=(
         Param("mu", MU, "GDP parameter μ of each mechanism", example=1),

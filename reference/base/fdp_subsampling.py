@@ -26,10 +26,11 @@ from mpmath import mpf
 
 from .._normal import log_ndtr, ndtr
 from .._solve import root
-from ..catalogue import Privacy, Source, Statement, register
+from ..catalogue import Privacy, Source, Statement, Value, register
 from ..domains import SAMPLING_RATE, Param
-from .fdp import DRS, MU, TYPE_I, gdp_tradeoff
+from .fdp import DRS, gdp_tradeoff
 from ..precision import logsumexp, self_checked
+from .spec import MU, TYPE_I
 
 
 def _f_p(x, p, mu):
@@ -75,6 +76,7 @@ register(Statement(
                   "module docstring)", DRS),
     kind="tradeoff",
     claim="lower",
+    value=Value("beta", "alpha"),
     summary="C_p(G_μ) = min{f_p, f_p^{-1}}**, f_p = p G_μ + (1 − p)(1 − α)",
     params=(
         Param("alpha", TYPE_I, "type-I error α", example="0.1"),

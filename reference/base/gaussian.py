@@ -12,10 +12,11 @@ from mpmath import mp, mpf
 
 from .._normal import log_ndtr
 from .._solve import expand_bracket, root
-from ..catalogue import Condition, Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
+from ..catalogue import Condition, Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
 from ..domains import ALPHA, DELTA, EPS, NOISE, Param
 from ..errors import PrecisionError
 from ..precision import log1mexp, self_checked
+from .spec import GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
 
 
 @self_checked
@@ -34,6 +35,7 @@ register(Statement(
                   "Mironov, Rényi Differential Privacy, CSF 2017"),
     kind="rdp",
     claim="exact",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) = α / (2σ²)",
     params=(
         Param("alpha", ALPHA, "Rényi order", example=2),
@@ -154,6 +156,7 @@ register(Statement(
                   "Balle & Wang, Improving the Gaussian Mechanism for Differential Privacy, ICML 2018"),
     kind="profile",
     claim="exact",
+    value=Value("delta", "eps"),
     summary="δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ)",
     params=(
         Param("eps", EPS, "ε ≥ 0", example=1),
@@ -188,6 +191,7 @@ register(Statement(
                   "Balle & Wang, Improving the Gaussian Mechanism for Differential Privacy, ICML 2018"),
     kind="eps_delta",
     claim="exact",
+    value=Value("eps", "delta"),
     summary="ε(δ) = min{ε ≥ 0 : δ_σ(ε) ≤ δ}",
     params=(
         Param("delta", DELTA, "target δ", example="1e-5"),
@@ -236,13 +240,15 @@ register(Statement(
                   "Balle & Wang, Improving the Gaussian Mechanism for Differential Privacy, ICML 2018"),
     kind="calibration",
     claim="exact",
+    value=Value("noise"),
     summary="σ(ε, δ) = min{σ > 0 : Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) ≤ δ}",
     params=(
         Param("eps", EPS, "target ε ≥ 0", example=1),
         Param("delta", DELTA, "target δ", example="1e-5"),
     ),
     reference=gaussian_sigma,
-    witnesses=(WitnessUse("base.gaussian", {"sigma": "sigma"}),),
+    witnesses=(WitnessUse("base.gaussian", lambda p: {"sigma": gaussian_sigma(mpf(p["eps"]), mpf(p["delta"]))},
+                          "the Gaussian mechanism at the calibrated σ(ε, δ)"),),
     privacy=Privacy("any", "both", "none"),
     monotone={"eps": -1, "delta": -1},
 ))
@@ -271,13 +277,13 @@ register(Statement(
                   "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps", "delta"),
     summary="ε = √(2 ln(1.25/δ)) / σ, for ε < 1",
     params=(
         Param("delta", DELTA, "δ", example="1e-5"),
         Param("sigma", NOISE, "noise standard deviation relative to the ℓ2 sensitivity", example=5),
     ),
-    conditions=(Condition("eps_below_one", "Thm A.1 assumes ε ∈ (0, 1): needs √(2 ln(1.25/δ))/σ < 1",
-                          _classical_eps_below_one),),
+    conditions=(Condition.of(GAUSSIAN_CLASSICAL_EPS_BELOW_ONE, _classical_eps_below_one),),
     reference=gaussian_classical_eps,
     witnesses=(WitnessUse("base.gaussian", {"sigma": "sigma"}),),
     privacy=Privacy("any", "both", "none"),

@@ -7,22 +7,17 @@ and the pair is dominating for a scalar query with sensitivity 1.
 """
 from __future__ import annotations
 
-import math
-
 import mpmath
 import numpy as np
 from mpmath import mp, mpf
 
-from ..catalogue import Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
-from ..domains import EPS, NOISE, Param, Real
+from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
+from ..domains import EPS, NOISE, Param
 from ..precision import logsumexp, self_checked
+from .spec import LAPLACE_ALPHA
 
 MIRONOV = "Mironov, Rényi Differential Privacy, CSF 2017"
 
-# The Rényi order for Laplace, with the two limits of Mironov's Table II included as values: α = 1 (the
-# KL divergence) and α = ∞ (the max divergence, i.e. pure ε).
-LAPLACE_ALPHA = Real(1, math.inf, lo_open=False, hi_open=False, allow_inf=True, scale="log",
-                     sample_lo=1 + 1e-6, sample_hi=1e4)
 SCALE = NOISE  # b > 0, in units of the ℓ1 sensitivity
 
 
@@ -41,6 +36,7 @@ register(Statement(
                   "Dwork & Roth, The Algorithmic Foundations of Differential Privacy, 2014"),
     kind="eps_delta",
     claim="exact",
+    value=Value("pure_eps"),
     summary="ε = 1/b (δ = 0)",
     params=(Param("b", SCALE, "Laplace scale relative to the ℓ1 sensitivity", example=1),),
     reference=laplace_pure,
@@ -85,6 +81,7 @@ register(Statement(
     source=Source("outside", "Prop. 6 (Table II)", "RDP of the Laplace mechanism", MIRONOV),
     kind="rdp",
     claim="exact",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) = log(α/(2α−1)·e^{(α−1)/b} + (α−1)/(2α−1)·e^{−α/b})/(α−1); ε(1) = KL, ε(∞) = 1/b",
     params=(
         Param("alpha", LAPLACE_ALPHA, "Rényi order (1 gives the KL divergence, inf the max divergence)",
@@ -122,6 +119,7 @@ register(Statement(
                   "profiles); Dwork & Roth 2014, Def. 3.3 (Laplace mechanism)"),
     kind="profile",
     claim="exact",
+    value=Value("delta", "eps"),
     summary="δ(ε) = max(0, 1 − e^{(ε − 1/b)/2})",
     params=(
         Param("eps", EPS, "ε ≥ 0", example="0.5"),

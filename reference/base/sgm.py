@@ -39,14 +39,12 @@ import mpmath
 import numpy as np
 from mpmath import mp, mpf
 
-from ..catalogue import Privacy, Source, Statement, Witness, WitnessUse, register, register_witness
-from ..domains import ALPHA, NOISE, SAMPLING_RATE, Choice, Param
+from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
+from ..domains import ALPHA, NOISE, SAMPLING_RATE, Param
 from ..errors import PrecisionError
 from ..precision import checked_param as _arg, self_checked, to_mpf
+from .spec import SGM_DIRECTION as DIRECTION, SGM_WITNESS_DIRECTION as WITNESS_DIRECTION
 
-DIRECTIONS = ("max", "remove", "add")
-DIRECTION = Choice(DIRECTIONS)
-WITNESS_DIRECTION = Choice(("remove", "add"))
 _CHECK_DPS = 20  # precision of the numerical check that add ≤ remove (direction="max")
 
 
@@ -60,23 +58,41 @@ def _is_integer(alpha) -> bool:
 # remove direction, integer α: exact binomial sum
 
 
-def log_a_binomial(alpha: int, q, sigma):
-    """log A_α for integer α ≥ 2 by the exact binomial sum (see module docstring)."""
-    n = int(alpha)
+def _binomial_terms(n: int, q, sigma):
+    """(k, u_k, e^{g_k}) for k = 0..n, with u_k = C(n,k)(1−q)^{n−k} q^k and g_k = (k² − k)/(2σ²), built by their exact
+    ratio recurrences (0 < q < 1; mpmath's exponent range is unbounded, so nothing overflows)."""
     ratio = q / (1 - q)
-    step = mpmath.exp(1 / sigma**2)  # e^{g_{k+1} − g_k} = e^{k/σ²}, g_k = (k² − k)/(2σ²)
-    u = (1 - q) ** n  # u_k = C(n,k)(1−q)^{n−k} q^k
+    step = mpmath.exp(1 / sigma**2)  # e^{g_{k+1} − g_k} = e^{k/σ²}
+    u = (1 - q) ** n
     e_k, growth = mpf(1), mpf(1)  # e_k = e^{g_k}; growth = e^{k/σ²}
-    terms = []
+    yield 0, u, e_k
     for k in range(n):
         u = u * (n - k) / (k + 1) * ratio
         e_k, growth = e_k * growth, growth * step
-        kk = k + 1
-        if kk < 2:
+        yield k + 1, u, e_k
+
+
+def log_a_binomial(alpha: int, q, sigma):
+    """log A_α for integer α ≥ 2 by the exact binomial sum (see module docstring)."""
+    terms = []
+    for k, u, e_k in _binomial_terms(int(alpha), q, sigma):
+        if k < 2:
             continue
-        g = mpf(kk * kk - kk) / (2 * sigma**2)
+        g = mpf(k * k - k) / (2 * sigma**2)
         terms.append(u * (mpmath.expm1(g) if g < 1 else e_k - 1))
     return mpmath.log1p(mpmath.fsum(terms))
+
+
+def sgm_binomial_log_terms(alpha, q, sigma) -> list:
+    """log C(α,k)(1−q)^{α−k} q^k e^{k(k−1)/(2σ²)}, k = 0..α (integer α ≥ 1, 0 < q < 1), at the working precision:
+    the terms of A_α = Σ_k (the binomial sum above, same recurrence). Normalised, they are the weights w_k of the
+    exponentially tilted remove pair μ·(μ/μ0)^{α−1}/A_α = Σ_k w_k N(k, σ²), the proposal of the Monte Carlo audit
+    (conformance/audit/montecarlo.py)."""
+    from ..domains import Integer, Real
+
+    n = int(_arg("alpha", Integer(1), alpha))
+    q, sigma = _arg("q", Real(0, 1), q), _arg("sigma", NOISE, sigma)
+    return [mpmath.log(u) + mpf(k * k - k) / (2 * sigma**2) for k, u, _ in _binomial_terms(n, q, sigma)]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -275,6 +291,7 @@ register(Statement(
                   "Mironov, Talwar & Zhang, Rényi DP of the Sampled Gaussian Mechanism, arXiv 1908.10530"),
     kind="rdp",
     claim="exact",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) = max over directions of D_α((1−q)N(0,σ²)+qN(1,σ²) ‖ N(0,σ²)); q=1 gives α/(2σ²)",
     params=(
         Param("alpha", ALPHA, "Rényi order (any real > 1)", example=4),

@@ -38,13 +38,13 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from ..catalogue import Privacy, Source, Statement, Variant, register
-from ..domains import ALPHA, SAMPLING_RATE, Curve, Param
+from ..catalogue import Privacy, Source, Statement, Value, Variant, register
+from ..domains import ALPHA, SAMPLING_RATE, Param
 from ..errors import DomainError
 from ..precision import checked_param as _check, logsumexp, self_checked, to_mpf
+from .spec import RDP_CURVE as CURVE
 
 _SOURCE = "Zhu & Wang, Poisson Subsampled Rényi Differential Privacy, ICML 2019 (PMLR 97:7634–7642)"
-CURVE = Curve("rdp")
 
 
 
@@ -133,6 +133,7 @@ register(Statement(
     source=Source("outside", "Thm 6", "black-box RDP amplification by Poisson subsampling, any mechanism", _SOURCE),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) ≤ log{(1−γ)^{α−1}(αγ−γ+1) + C(α,2)γ²(1−γ)^{α−2}e^{ε(2)} + 3Σ_{ℓ≥3}C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓe^{(ℓ−1)ε(ℓ)}}/(α−1)",
     params=_PARAMS,
     reference=zw19_upper,
@@ -148,6 +149,7 @@ register(Statement(
                   _SOURCE),
     kind="rdp",
     claim="lower",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) ≥ log{(1−γ)^{α−1}(αγ−γ+1) + Σ_{ℓ≥2}C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓe^{(ℓ−1)ε(ℓ)}}/(α−1)",
     params=_PARAMS,
     reference=zw19_lower,

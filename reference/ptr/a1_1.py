@@ -9,12 +9,10 @@ better one.
 """
 from __future__ import annotations
 
-from ..catalogue import Privacy, Source, Statement, WitnessUse, register
+from ..catalogue import Privacy, Source, Statement, Value, WitnessUse, register
 from ..precision import self_checked
-from .spec import P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2
+from .spec import P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2, SEED_APPENDIX
 from .thm4_3 import T1
-
-SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
 
 
 @self_checked
@@ -41,6 +39,7 @@ register(Statement(
     source=Source(SEED_APPENDIX, "Appendix A.1.1, eq. (37)", "RDP of the PTR variant that does not release Δ̂"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) ≤ max(T1(α), α/(2σ1²) + α/((α−1)b))",
     params=(P_ALPHA, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0),
     reference=a1_1_no_release,
@@ -56,6 +55,7 @@ register(Statement(
                   "ε_R-Lap^(b)(α) < α/((α−1)b): the crude Laplace bound of the no-release variant"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε_R-Lap^(b)(α) ≤ α/((α−1)b) (strict for every α > 1)",
     params=(P_ALPHA, P_B),
     reference=laplace_rdp_crude,

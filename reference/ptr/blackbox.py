@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import mpmath
 
-from ..catalogue import Condition, Privacy, Source, Statement, WitnessUse, register
+from ..catalogue import Condition, Privacy, Source, Statement, Value, WitnessUse, register
 from ..precision import self_checked
-from .spec import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
+from .spec import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2, SEED_MAIN, ZW19_LOWER_CASE2_DOMINATES
 from .thm4_3 import T1, T2, thm4_3
-
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
 
 
 def thm4_3_curve(sigma1, sigma2, b, delta0):
@@ -63,6 +61,7 @@ register(Statement(
                   "general Poisson-amplification upper bound applied to PTR"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ZW19 Thm 6 with ε(ℓ) = ε_PTR(ℓ) of Theorem 4.3",
     params=_PARAMS,
     reference=zw19_upper_ptr,
@@ -78,11 +77,11 @@ register(Statement(
                   "the 'lower bound' curve of Fig. 2, a lower bound when the Case-2 term dominates (erratum E7)"),
     kind="rdp",
     claim="lower",
+    value=Value("rdp_eps", "alpha"),
     summary="(1/(α−1)) ln{(1−q)^{α−1}(αq−q+1) + Σ_{ℓ=2}^{α} C(α,ℓ)(1−q)^{α−ℓ}q^ℓ e^{(ℓ−1)ε_PTR(ℓ)}}",
     params=_PARAMS,
     reference=zw19_lower_ptr,
-    conditions=(Condition("case2_dominates", "T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ α (erratum E7)",
-                          case2_dominates),),
+    conditions=(Condition.of(ZW19_LOWER_CASE2_DOMINATES, case2_dominates),),
     witnesses=(WitnessUse("ptr.thm4_4.case2_fwd", _sub_params, "attains the value at integer α"),),
     privacy=Privacy("add_remove", "P||Q", "poisson"),
 ))

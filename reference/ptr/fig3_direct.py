@@ -12,13 +12,11 @@ Returns (ε, δ_total).
 from __future__ import annotations
 
 
-from ..catalogue import Condition, Privacy, Source, Statement, register
-from ..domains import DELTA, STEPS, Choice, Param
+from ..catalogue import Condition, Privacy, Source, Statement, Value, register
+from ..domains import DELTA, STEPS, Param
 from ..precision import self_checked
-from .spec import P_B, P_DELTA0, P_Q, P_SIGMA1
+from .spec import FIG3_CLASSICAL, GAUSSIAN_ROUTE, P_B, P_DELTA0, P_Q, P_SIGMA1, SEED_MAIN
 from .thm4_2 import classical_gaussian_eps, thm4_2, thm4_2_analytic
-
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
 
 
 @self_checked
@@ -44,15 +42,15 @@ register(Statement(
                   "the (ε, δ) composition baseline of Fig. 3"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps_delta"),
     summary="(ε, 1 − (1 − q(δ0+δ_g))^T(1 − δ')) from KOV15 over T steps of (ln(1 + q(e^{ε_s}−1)), q(δ0+δ_g))",
     params=(Param("steps", STEPS, "number of compositions T", example=100), P_Q, P_SIGMA1, P_B, P_DELTA0,
             Param("delta_gauss", DELTA, "δ_g of each step's Gaussian release", example="1e-7"),
             Param("delta_slack", DELTA, "slack δ' of the KOV15 composition", example="1e-6"),
-            Param("gaussian", Choice(("classical", "analytic")), "Gaussian (ε, δ): [DR14] classical or [BW18] exact",
+            Param("gaussian", GAUSSIAN_ROUTE, "Gaussian (ε, δ): [DR14] classical or [BW18] exact",
                   default="classical")),
     reference=fig3_direct,
-    conditions=(Condition("classical_gaussian", "gaussian='classical' needs √(2 ln(1.25/δ_g))/σ1 < 1 ([DR14] A.1)",
-                          _classical_valid),),
+    conditions=(Condition.of(FIG3_CLASSICAL, _classical_valid),),
     privacy=Privacy("add_remove", "both", "poisson"),
     extension=True,
     note="The amplification step and the δ split are dpspec choices (the paper states neither).",

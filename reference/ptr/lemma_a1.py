@@ -15,13 +15,11 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from ..catalogue import Condition, Privacy, Source, Statement, WitnessUse, register
+from ..catalogue import Condition, Privacy, Source, Statement, Value, WitnessUse, register
 from ..domains import NOISE, Param
 from ..precision import self_checked
-from .spec import P_ALPHA, Q_RATE
+from .spec import LEMMA_A1_C3, LEMMA_A1_C4, LEMMA_A1_Q, LEMMA_A1_SIGMA, P_ALPHA, Q_RATE, SEED_APPENDIX
 from .thm4_4 import mtz_c3, mtz_c4
-
-SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
 
 
 @self_checked
@@ -31,12 +29,10 @@ def lemma_a1(alpha, q, sigma):
 
 
 CONDITIONS = (
-    Condition("q", "q ≤ 1/5", lambda p: p["q"] <= mpf(1) / 5),
-    Condition("sigma", "σ ≥ 4", lambda p: p["sigma"] >= 4),
-    Condition("C3", "1 < α ≤ ½σ²L − 2 ln σ, L = ln(1 + 1/(q(α−1)))",
-              lambda p: mtz_c3(p["alpha"], p["q"], p["sigma"])),
-    Condition("C4", "α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²))",
-              lambda p: mtz_c4(p["alpha"], p["q"], p["sigma"])),
+    Condition.of(LEMMA_A1_Q, lambda p: p["q"] <= mpf(1) / 5),
+    Condition.of(LEMMA_A1_SIGMA, lambda p: p["sigma"] >= 4),
+    Condition.of(LEMMA_A1_C3, lambda p: mtz_c3(p["alpha"], p["q"], p["sigma"])),
+    Condition.of(LEMMA_A1_C4, lambda p: mtz_c4(p["alpha"], p["q"], p["sigma"])),
 )
 
 register(Statement(
@@ -46,6 +42,7 @@ register(Statement(
                   "closed-form RDP bound of the sampled Gaussian used by Theorem 4.4"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="E_{N(0,σ²)}[((1−q) + q N(t;1,σ²)/N(t;0,σ²))^α] ≤ 1 + 2q²α(α−1)/σ² under q ≤ 1/5, σ ≥ 4, (C3), (C4)",
     params=(P_ALPHA, Param("q", Q_RATE, "sampling rate (the paper applies it at A(s) ≤ q')", example="0.01"),
             Param("sigma", NOISE, "noise-to-sensitivity ratio σ/τ (erratum E6)", example=4)),

@@ -19,14 +19,13 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from ..catalogue import Source, Statement, Variant, register
+from ..catalogue import Source, Statement, Value, Variant, register
 from ..domains import Param
 from ..errors import DomainError
 from ..errors import PrecisionError
 from ..precision import logsumexp, self_checked
-from .spec import ANY_ORDER, P_B, P_Q, laplace_log_moment
-
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
+from .notation import laplace_log_moment
+from .spec import ANY_ORDER, P_B, P_Q, SEED_MAIN
 
 
 def ratio_expectation(g, b, kink_points=lambda b: ()):
@@ -153,6 +152,7 @@ register(Statement(
                   "Rényi moment of the Poisson-subsampled Laplace test, at any real order"),
     kind="identity",
     claim="exact",
+    value=Value("number"),
     summary="R_q^(β) = E_{s~Lap(0,b)}[((1−q) + q Lap(s;1,b)/Lap(s;0,b))^β]",
     params=(P_BETA, P_Q, P_B),
     reference=rq,
@@ -171,6 +171,7 @@ register(Statement(
                   "reverse Rényi moment of the subsampled Laplace test and the identity R̃^(β) = R^(1−β)"),
     kind="identity",
     claim="exact",
+    value=Value("number"),
     summary="R̃_q^(β) = E_{s~μ}[(μ0(s)/μ(s))^β] = R_q^(1−β)",
     params=(P_BETA, P_Q, P_B),
     reference=rq_tilde,

@@ -18,12 +18,10 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from ..catalogue import Condition, Privacy, Source, Statement, Variant, register
+from ..catalogue import Condition, Privacy, Source, Statement, Value, Variant, register
 from ..domains import DELTA, Param
 from ..precision import self_checked
-from .spec import P_B, P_DELTA0, P_SIGMA1
-
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
+from .spec import P_B, P_DELTA0, P_SIGMA1, SEED_MAIN, THM4_2_CLASSICAL
 
 
 def classical_gaussian_eps(delta, sigma1):
@@ -66,11 +64,11 @@ register(Statement(
     source=Source(SEED_MAIN, "Theorem 4.2", "direct (ε, δ)-DP analysis of PTR (corrected: errata E3, E4)"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps", "delta"),
     summary="(1/b + √(2 ln(1.25/δ))/σ1, δ0 + δ)-DP, for √(2 ln(1.25/δ))/σ1 < 1",
     params=_PARAMS,
     reference=thm4_2,
-    conditions=(Condition("classical_gaussian", "[DR14, Thm A.1] needs ε_N = √(2 ln(1.25/δ))/σ1 < 1",
-                          _classical_valid),),
+    conditions=(Condition.of(THM4_2_CLASSICAL, _classical_valid),),
     variants={"printed": Variant(thm4_2_printed, "seed 001 Theorem 4.2 verbatim: e^{1/b} + σ1√(2 ln(1.25/δ)) "
                                  "(errata E3, E4); grows with σ1", is_bound=False)},
     privacy=Privacy("add_remove", "both", "none"),
@@ -86,6 +84,7 @@ register(Statement(
                   "direct (ε, δ)-DP of PTR valid for every σ1"),
     kind="eps_delta",
     claim="upper",
+    value=Value("eps", "delta"),
     summary="(1/b + ε_G(δ; σ1), δ0 + δ)-DP with ε_G the exact Gaussian ε [Balle & Wang 2018, Thm 8]",
     params=_PARAMS,
     reference=thm4_2_analytic,

@@ -23,14 +23,11 @@ from __future__ import annotations
 
 import mpmath
 
-from ..catalogue import Privacy, Source, Statement, WitnessUse, register
-from ..domains import Param, Real
+from ..catalogue import Privacy, Source, Statement, Value, WitnessUse, register
+from ..domains import Param
 from ..precision import log_add, self_checked
-from .spec import (NOISE_OR_INF, P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2, eps_from_log_moment,
-                       laplace_log_moment)
-
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
-SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
+from .notation import eps_from_log_moment, laplace_log_moment
+from .spec import NOISE_OR_INF, P_ALPHA, P_B, P_DELTA0, P_SIGMA1, P_SIGMA2, SEED_APPENDIX, SEED_MAIN, TAU
 
 
 def _gaussian_log_moment(alpha, inv_sigma_sq):
@@ -86,6 +83,7 @@ register(Statement(
     source=Source(SEED_MAIN, "Theorem 4.3 (display (3))", "RDP of generalised PTR (Algorithm 1)"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) ≤ max( ln[(1−δ0)e^{α(α−1)/(2σ1²)} + δ0 e^{α(α−1)/(2σ2²)}]/(α−1), α/(2σ1²) + ε_R-Lap^(b)(α) )",
     params=(P_ALPHA, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0),
     reference=thm4_3,
@@ -104,12 +102,13 @@ register(Statement(
                   "RDP of PTR without σ1 = σ2/τ, including textbook PTR (σ1 = ∞, Remark 4.1(1))"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) ≤ max(T1(α), α·max(1/σ1², τ²/σ2²)/2 + ε_R-Lap^(b)(α)); σ1 = ∞ is textbook PTR",
     params=(P_ALPHA,
             Param("sigma1", NOISE_OR_INF, "noise ratio of the f1 release; inf = refuse (textbook PTR)",
                   example=8),
             P_SIGMA2,
-            Param("tau", Real(0, 1, lo_open=True, hi_open=False), "proposed local-sensitivity bound τ of f2 "
+            Param("tau", TAU, "proposed local-sensitivity bound τ of f2 "
                   "(GS_f2 = 1)", example="0.5"),
             P_B, P_DELTA0),
     reference=thm4_3_general,

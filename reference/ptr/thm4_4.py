@@ -25,13 +25,11 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from ..catalogue import Condition, Privacy, Source, Statement, Variant, WitnessUse, register
+from ..catalogue import Condition, Privacy, Source, Statement, Value, Variant, WitnessUse, register
 from ..precision import self_checked
-from .spec import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
+from .spec import (P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2, SEED_APPENDIX, THM4_4_C1, THM4_4_C2, THM4_4_C3,
+                   THM4_4_C4)
 from .rq import pow1p_excess, ratio_expectation
-
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"
-SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
 
 
 def q_prime(q, b):
@@ -128,10 +126,10 @@ def _c4(p):
 
 
 CONDITIONS = (
-    Condition("C1", "q ≤ e^{−1/b}/(4 + e^{−1/b}), i.e. q' = q/(q + (1−q)e^{−1/b}) ≤ 1/5", _c1),
-    Condition("C2", "σ1 ≥ σ2 ≥ 4", _c2),
-    Condition("C3", "1 < α ≤ ½σ2² L − 2 ln σ2, L = ln(1 + 1/(q'(α−1)))", _c3),
-    Condition("C4", "α ≤ (½σ2² L² − ln 5 − 2 ln σ2)/(L + ln(q'α) + 1/(2σ2²))", _c4),
+    Condition.of(THM4_4_C1, _c1),
+    Condition.of(THM4_4_C2, _c2),
+    Condition.of(THM4_4_C3, _c3),
+    Condition.of(THM4_4_C4, _c4),
 )
 
 
@@ -153,6 +151,7 @@ register(Statement(
                   "white-box RDP bound of Poisson-subsampled PTR"),
     kind="rdp",
     claim="upper",
+    value=Value("rdp_eps", "alpha"),
     summary="ε(α) ≤ ln max(B0, B1, B2)/(α−1) with B0 = 1 + 2q²α(α−1)((1−δ0)/σ1² + δ0/σ2²), "
             "B1 = R^(α) + (2α(α−1)/σ1²)[R^(α) − 2(1−q)R^(α−1) + (1−q)²R^(α−2)], B2 likewise with R̃ and α+1, α+2",
     params=(P_ALPHA, P_Q, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0),

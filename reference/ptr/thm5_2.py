@@ -1,7 +1,7 @@
 """Theorem 5.2 (convergence of SGD with PTR(SUM, TSUM_F) under F corrupted gradients), formal version:
 appendix 000, A.4, eqs. (93)–(96), Routine A eqs. (136)–(141), hypothesis (151). Informal: seed 001 §5.
 
-Setting (renamed, erratum E20): the loss is R-Lipschitz, β-smooth and λ-strongly convex (printed α, "lam_sc"),
+Setting (renamed, notes §6 item 20): the loss is R-Lipschitz, β-smooth and λ-strongly convex (printed α, "lam_sc"),
 n gradient oracles with variance ≤ σ_g² (printed σ², "sigma_g"), at most F corrupted per step, noise σ1 (Routine
 A, full sum) or σ2 (Routine B, trimmed sum) per coordinate in d dimensions. With η_A = ((n−F)/n)η_B and
 
@@ -19,16 +19,14 @@ conditions; those errata are for the errata register.
 """
 from __future__ import annotations
 
-import math
-
 import mpmath
 from mpmath import mp, mpf
 
-from ..catalogue import Condition, Source, Statement, register
-from ..domains import NOISE, Integer, Param, Real
+from ..catalogue import Condition, Source, Statement, Value, register
+from ..domains import NOISE, Param
 from ..precision import self_checked
-
-SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"
+from .spec import (COUNT, NONNEGATIVE, POSITIVE, SEED_APPENDIX, THM5_2_F_BELOW_HALF, THM5_2_SIGMA2,
+                   THM5_2_STEP_SIZE, TRIM)
 
 
 def rho_b(n, F, beta, lam_sc, eta_B):
@@ -82,14 +80,13 @@ def thm5_2(n, F, d, R, beta, lam_sc, sigma_g, sigma1, sigma2, eta_B):
 
 
 CONDITIONS = (
-    Condition("F_below_half", "F < n/2 (seed 001, Theorem 5.2 informal: F < m/2)", lambda p: 2 * p["F"] < p["n"]),
-    Condition("step_size", "0 < η_B < 2λ(n−2F)/(n² + (n−F+1)(n−F)β²) (eq. (94), strict so that ρ_B < 1)",
-              lambda p: p["eta_B"] < eta_b_max(p["n"], p["F"], p["beta"], p["lam_sc"])),
-    Condition("sigma2", "σ2² ≥ ((n−F)(n+1)/n²)(((n−F)σ_g² + F R²)/d + σ1²) (eq. (151), F·R² per erratum E10)",
-              lambda p: sigma2_hypothesis(p["n"], p["F"], p["d"], p["R"], p["sigma_g"], p["sigma1"], p["sigma2"])),
+    Condition.of(THM5_2_F_BELOW_HALF, lambda p: 2 * p["F"] < p["n"]),
+    Condition.of(THM5_2_STEP_SIZE, lambda p: p["eta_B"] < eta_b_max(p["n"], p["F"], p["beta"], p["lam_sc"])),
+    Condition.of(THM5_2_SIGMA2,
+                 lambda p: sigma2_hypothesis(p["n"], p["F"], p["d"], p["R"], p["sigma_g"], p["sigma1"], p["sigma2"])),
 )
 
-_POS = Real(0, math.inf)
+_POS = POSITIVE
 register(Statement(
     id="ptr.thm5_2",
     fast="dpspec.fast.ptr.utility:thm5_2",
@@ -97,15 +94,16 @@ register(Statement(
                   "convergence of SGD with PTR(SUM, TSUM_F) under at most F corrupted gradients per step"),
     kind="utility",
     claim="upper",
+    value=Value("number"),
     summary="lim E||w − w*||² ≤ M_B/(1 − ρ_B), ρ_B = 1 − 2η_Bλ(n−2F) + η_B²(n² + (n−F+1)(n−F)β²), "
             "M_B = η_B²(n−F+1)((n−F)σ_g² + dσ2²) + (F/n)²R²",
-    params=(Param("n", Integer(1), "number of gradient oracles", example=100),
-            Param("F", Integer(0), "number of trimmed (possibly corrupted) gradients", example=10),
-            Param("d", Integer(1), "dimension", example=10),
+    params=(Param("n", COUNT, "number of gradient oracles", example=100),
+            Param("F", TRIM, "number of trimmed (possibly corrupted) gradients", example=10),
+            Param("d", COUNT, "dimension", example=10),
             Param("R", _POS, "Lipschitz constant (= clipping norm)", example=1),
             Param("beta", _POS, "smoothness β", example=1),
             Param("lam_sc", _POS, "strong convexity λ (printed α)", example=1),
-            Param("sigma_g", Real(0, math.inf, lo_open=False), "gradient standard deviation σ_g (printed σ)",
+            Param("sigma_g", NONNEGATIVE, "gradient standard deviation σ_g (printed σ)",
                   example="0.1"),
             Param("sigma1", NOISE, "noise std of Routine A (full sum)", example="0.1"),
             Param("sigma2", NOISE, "noise std of Routine B (trimmed sum)", example=5),

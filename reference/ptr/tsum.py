@@ -104,16 +104,15 @@ def safety_margin_scan(points, F, tau, R):
 # ---------------------------------------------------------------------------------------------------------------
 # Catalogue entries: Theorem 5.1 (LS^(r)) and the safety margin Δ(S), with the dataset as a Points parameter.
 
-from ..catalogue import Condition, Source, Statement, Variant, register  # noqa: E402
-from ..domains import Integer, Param, Points, Real  # noqa: E402
+from ..catalogue import Condition, Source, Statement, Value, Variant, register  # noqa: E402
+from ..domains import Param, Points  # noqa: E402
 from ..precision import self_checked  # noqa: E402
-SEED_MAIN = "001_c3b5d7d7fc0e2c16.txt"  # seed 001: main text
-SEED_APPENDIX = "000_0fe14ad2f9124ea1.txt"  # seed 000: appendix
+from .spec import POSITIVE, SEED_APPENDIX, SEED_MAIN, THM5_1_PRINTED_M_GT_F, TRIM  # noqa: E402
 
 _POINTS = Param("points", Points(), "the (clipped) gradients S = {x_1, …, x_m} ⊂ R^d, one row each",
                 example=[[0.1, 0.2], [0.5, 0.1], [0.9, 0.3], [0.2, 0.2]])
-_F = Param("F", Integer(0), "number of largest-norm points trimmed", example=1)
-_R = Param("R", Real(0), "clip norm (GS of TSUM_F)", example=1)
+_F = Param("F", TRIM, "number of largest-norm points trimmed", example=1)
+_R = Param("R", POSITIVE, "clip norm (GS of TSUM_F)", example=1)
 
 
 @self_checked
@@ -141,14 +140,14 @@ register(Statement(
     source=Source(SEED_MAIN, "Theorem 5.1", "r-step local sensitivity of the F-trimmed sum (used by PTR-TMEAN)"),
     kind="sensitivity",
     claim="exact",
+    value=Value("number"),
     summary="LS^(r)_TSUM_F(S) = ||x_(m−F+1+r)|| (R beyond m; 0 if m + r < F)",
-    params=(_POINTS, _F, Param("r", Integer(0), "number of add/remove steps", example=0), _R),
+    params=(_POINTS, _F, Param("r", TRIM, "number of add/remove steps", example=0), _R),
     reference=thm5_1,
     variants={"printed": Variant(
         thm5_1_printed, "Theorem 5.1 as printed: undefined for m ≤ F (erratum E16); equal to the default where "
         "defined", is_bound=True,
-        conditions=(Condition("m_gt_F", "the printed formula needs m > F (erratum E16)",
-                              lambda p: len(p["points"]) > p["F"]),))},
+        conditions=(Condition.of(THM5_1_PRINTED_M_GT_F, lambda p: len(p["points"]) > p["F"]),))},
     default_variant="extended",
     note="Add/remove distance (erratum E15). Brute-force checks: tests/ptr/test_ptr_tsum.py, proofs_checks/ptr.",
 ))
@@ -160,8 +159,9 @@ register(Statement(
                   "distance to an unsafe dataset, tested by PTR with Laplace noise"),
     kind="sensitivity",
     claim="exact",
+    value=Value("number"),
     summary="Δ(S) = max(F−m, 0) + #{j ≥ max(m−F+1, 1) : ||x_(j)|| ≤ τ}; ∞ if τ ≥ R",
-    params=(_POINTS, _F, Param("tau", Real(0), "sensitivity threshold τ", example=0.5), _R),
+    params=(_POINTS, _F, Param("tau", POSITIVE, "sensitivity threshold τ", example=0.5), _R),
     reference=safety_margin_value,
     monotone={"tau": +1},
     note="Global sensitivity GS(Δ) = 1 under add/remove is checked by brute force in proofs_checks/ptr.",

@@ -30,7 +30,8 @@ from mpmath import mpf
 
 from ..catalogue import Witness, register_witness
 from ..precision import log_add, logsumexp
-from .spec import P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2, laplace_log_moment
+from .notation import laplace_log_moment
+from .spec import P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
 from .rq import ratio_expectation, rq_hyp2f1
 from .thm4_3 import case1_log_moment
 

@@ -1,21 +1,15 @@
 """RDP → (ε, δ): base.rdp_to_dp (BBG+20 / CKS20), base.rdp_to_dp_mironov, base.rdp_to_delta; the order search."""
 import pytest
-from mpmath import mp, mpf
+from mpmath import mpf
 
+from _helpers import relative_error as rel, working_precision
 from dpspec.reference import catalogue
 from dpspec.reference.base.conversion import (dp_at_order, rdp_to_delta, rdp_to_dp, rdp_to_dp_mironov,
                                          rdp_to_dp_order)
 from dpspec.reference.errors import ConditionError, DomainError
 
 
-@pytest.fixture(autouse=True)
-def _dps():
-    with mp.workdps(20):
-        yield
-
-
-def rel(a, b):
-    return abs(mpf(a) - mpf(b)) / abs(mpf(b))
+_dps = working_precision(20)
 
 
 def test_v12_headline_dp_sgm():

@@ -8,14 +8,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
+from _helpers import reference_value as ev
 from dpspec.reference import catalogue
 from dpspec.reference.errors import DomainError
 
 PROPS = settings(max_examples=25, deadline=None)
-
-
-def ev(sid, **kw):
-    return catalogue.get(sid).evaluate(**kw).value
 
 
 def bound_curve(sid, **params):

@@ -10,19 +10,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from mpmath import mp, mpf
 
+from _helpers import relative_error as rel, working_precision
 from dpspec.reference import catalogue
 from dpspec.reference.errors import DomainError
 from dpspec.reference.base.sgm import log_a_binomial, log_a_series, log_moment_quad, sgm_rdp
 
 
-@pytest.fixture(autouse=True)
-def _dps():
-    with mp.workdps(20):
-        yield
-
-
-def rel(a, b):
-    return abs(mpf(a) - mpf(b)) / abs(mpf(b))
+_dps = working_precision(20)
 
 
 def test_v12_per_step_rdp():

@@ -5,6 +5,7 @@ import mpmath
 import pytest
 from mpmath import mp, mpf
 
+from _helpers import working_precision
 from dpspec.reference import catalogue
 from dpspec.reference.base.amplification import poisson_amplification
 from dpspec.reference.errors import DomainError
@@ -12,10 +13,7 @@ from dpspec.reference.base.sgm import sgm_rdp
 from dpspec.reference.base.zw19 import zw19_lower, zw19_lower_interpolated, zw19_upper
 
 
-@pytest.fixture(autouse=True)
-def _dps():
-    with mp.workdps(25):
-        yield
+_dps = working_precision(25)
 
 
 GAUSS = lambda s: catalogue.curve("base.gaussian_rdp", sigma=s)  # noqa: E731

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from dpspec.conformance import report, runner, strategies
 from dpspec.conformance.cli import app
 from dpspec.reference import catalogue
-from dpspec.reference.catalogue import Source, Statement, WitnessUse
+from dpspec.reference.catalogue import Source, Statement, Value, WitnessUse
 from dpspec.reference.domains import ALPHA, DELTA, NOISE, STEPS, Choice, Param
 from dpspec.reference.precision import self_checked
 
@@ -27,7 +27,8 @@ def _not_monotone(alpha, sigma):
 
 
 def _statement(id_, reference, monotone=None, kind="rdp", witnesses=None):
-    return Statement(id=id_, source=SRC, kind=kind, claim="upper",
+    value = Value("rdp_eps", "alpha") if kind == "rdp" else Value("number")
+    return Statement(id=id_, source=SRC, kind=kind, claim="upper", value=value,
                      params=(Param("alpha", ALPHA, example=2), Param("sigma", NOISE, example=1)),
                      reference=reference,
                      witnesses=witnesses if witnesses is not None else (WitnessUse("base.gaussian", {"sigma": "sigma"}),),
@@ -47,7 +48,7 @@ def test_correct_statement_passes_and_planted_understatement_fails_with_a_witnes
     v = by_id["test.gaussian_understated"]
     assert v.status == "fail"
     moments = [c for c in v.failures if c.name == "rdp-moment"]
-    assert moments and moments[0].witness["witness"] == "base.gaussian" and moments[0].witness["samples"] == 20_000
+    assert moments and moments[0].reproduction["witness"] == "base.gaussian" and moments[0].reproduction["samples"] == 20_000
     assert moments[0].lo > moments[0].claimed
     assert v.command == "dpspec conform --only 'test.gaussian_understated' --seed 0 --confidence 0.999"
 
@@ -63,7 +64,41 @@ def test_a_wrong_monotone_declaration_is_found_by_hypothesis():
 def test_kind_without_a_derivable_check_is_skipped_with_reason():
     st = _statement("test.utility", lambda alpha, sigma: alpha, kind="utility", witnesses=())
     v = _run(st).verdicts[0]
-    assert v.status == "skipped" and "kind 'utility'" in v.reason
+    assert v.status == "skipped" and "no Monte Carlo check for a value that is a number" in v.reason
+
+
+def test_a_statement_must_declare_what_its_value_is():
+    """No guessing from parameter names: a statement without a value declaration, a value its kind cannot have,
+    or an axis that is not a parameter is refused at registration."""
+    import pytest
+
+    common = dict(source=SRC, claim="upper", reference=lambda alpha, sigma: alpha,
+                  params=(Param("alpha", ALPHA, example=2), Param("sigma", NOISE, example=1)))
+    with pytest.raises(ValueError, match="declare what the value is"):
+        Statement(id="test.none", kind="rdp", **common)
+    with pytest.raises(ValueError, match="returns one of"):
+        Statement(id="test.wrong", kind="rdp", value=Value("delta", "alpha"), **common)
+    with pytest.raises(ValueError, match="is not a parameter"):
+        Statement(id="test.axis", kind="rdp", value=Value("rdp_eps", "order"), **common)
+    with pytest.raises(ValueError, match="needs an axis"):
+        Value("rdp_eps")
+    with pytest.raises(ValueError, match="not in"):
+        Value("trade_off_curve_of_a_mixture", "alpha")
+
+
+def test_the_axis_is_read_from_the_declaration_not_from_names():
+    """A profile whose claimed ε is a parameter not named eps… (here `level`) is checked at that parameter; the
+    runner used to look for a name starting with "eps"."""
+    from dpspec.reference.domains import EPS
+    from dpspec.reference.base.gaussian import gaussian_profile
+
+    st = Statement(id="test.profile_level", source=SRC, kind="profile", claim="exact", value=Value("delta", "level"),
+                   params=(Param("level", EPS, example=1), Param("sigma", NOISE, example=1)),
+                   reference=lambda level, sigma: gaussian_profile(level, sigma),
+                   witnesses=(WitnessUse("base.gaussian", {"sigma": "sigma"}),))
+    v = _run(st).verdicts[0]
+    points = [c.point.get("level") for c in v.details if c.name.startswith("profile")]
+    assert v.status == "pass" and len(points) >= 2, (v.status, v.reason, points)
 
 
 def test_json_and_markdown_reports(tmp_path):
@@ -75,7 +110,7 @@ def test_json_and_markdown_reports(tmp_path):
     assert doc["settings"]["confidence"] == 0.999 and doc["summary"] == {"pass": 1, "fail": 1, "skipped": 0}
     entry = {s["id"]: s for s in doc["statements"]}["test.gaussian_understated"]
     assert entry["verdict"] == "fail" and entry["command"] and entry["checks"]
-    assert {"claimed", "lo", "p_value", "witness"} <= set(entry["checks"][0])
+    assert {"claimed", "lo", "p_value", "reproduction"} <= set(entry["checks"][0])
     md = report.write_markdown(result, tmp_path / "rep")
     text = md.read_text()
     assert "test.gaussian_understated" in text and "## Failures" in text and "![" in text

@@ -32,7 +32,7 @@ def test_gaussian_rdp_correct_passes_and_sigma_times_1_3_fails():
     assert stat, "the Monte Carlo test alone must catch it, not only the exact moment"
     c = stat[0]
     assert c.lo > c.claimed and c.p_value < 1e-6
-    assert bad.witness["seed"] == 0 and bad.witness["samples"] == 20_000 and bad.witness["witness"] == "base.gaussian"
+    assert bad.reproduction["seed"] == 0 and bad.reproduction["samples"] == 20_000 and bad.reproduction["witness"] == "base.gaussian"
     assert bad.command
 
 
@@ -88,7 +88,7 @@ def test_sgm_eps_of_delta_ten_percent_low_fails():
     assert good.passed
     bad = verify_profile_bound(lambda e: delta, "base.sgm", params, [0.9 * eps], samples=100_000)
     assert not bad.passed and bad.details[0].lo > delta
-    assert bad.witness["steps"] == 10
+    assert bad.reproduction["steps"] == 10
 
 
 @pytest.mark.skipif("ptr.thm4_2" not in _ids() or "ptr.thm4_3.case2" not in _witness_ids(),

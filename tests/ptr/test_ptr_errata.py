@@ -1,13 +1,13 @@
-"""The PTR errata register entries (dpspec.proofs_checks.ptr.errata): every entry is complete and its witness
-reproduces by computation; the witnesses can also fail (they are not stored verdicts)."""
+"""The PTR errata register entries (dpspec.proofs_checks.ptr.errata): every entry is complete and its demonstration
+reproduces by computation; the demonstrations can also fail (they are not stored verdicts)."""
 import pytest
 
 from dpspec.proofs_checks import errata as register
 from dpspec.proofs_checks.ptr import errata as ptr_errata
 from dpspec.proofs_checks.ptr import thm4_4
 
-REQUIRED = ("ptr.E1", "ptr.E2", "ptr.E3", "ptr.E4", "ptr.E5", "ptr.E6", "ptr.E9", "ptr.E10", "ptr.E12", "ptr.E15",
-            "ptr.E16", "ptr.E17")
+REQUIRED = ("ptr.E1", "ptr.E2", "ptr.E3", "ptr.E4", "ptr.E5", "ptr.E6", "ptr.E7", "ptr.E8", "ptr.E9", "ptr.E10",
+            "ptr.E11", "ptr.E12", "ptr.E14", "ptr.E15", "ptr.E16", "ptr.E17", "ptr.E19")
 PTR_ERRATA = [e for e in register.errata() if e.id.startswith("ptr.")]
 
 
@@ -21,7 +21,7 @@ def test_required_entries_are_registered_and_complete():
 
 
 @pytest.mark.parametrize("erratum_id", sorted(e.id for e in PTR_ERRATA))
-def test_witness_reproduces(erratum_id):
+def test_demonstration_reproduces(erratum_id):
     result, seconds = register.get_erratum(erratum_id).check()
     assert result.reproduced, (result.message, result.evidence)
     assert result.evidence
@@ -37,13 +37,13 @@ def test_e1_names_both_counterexamples_and_the_failed_conditions():
 
 
 def test_the_counterexample_test_does_not_fire_inside_the_conditions():
-    """The same comparison at a point inside (C1)–(C4) finds no violation (so E1's witness can fail)."""
+    """The same comparison at a point inside (C1)–(C4) finds no violation (so E1's demonstration can fail)."""
     row = thm4_4.counterexample({"alpha": 10, "q": "0.01", "sigma1": 8, "sigma2": 4, "b": 1, "delta0": "1e-8"},
                                 "case2_fwd")
     assert row["failed_conditions"] == [] and not row["bound_violated"]
 
 
-def test_table_witness_detects_an_injected_error(monkeypatch):
+def test_table_demonstration_detects_an_injected_error(monkeypatch):
     tables = {k: list(v) for k, v in ptr_errata.TABLES.items()}
     row = tables["Table 1 MNIST"][0]
     tables["Table 1 MNIST"][0] = row[:4] + ("4.9",) + row[5:]  # 91.43 − 87.53 = 3.90, not 4.9

@@ -6,15 +6,12 @@ import mpmath
 import pytest
 from mpmath import mpf
 
+from _helpers import evaluation as ev  # Statement.evaluate at the catalogue's 50 digits (= DPS)
 from dpspec.reference import catalogue
 from dpspec.reference.errors import ConditionError, DomainError
 from dpspec.reference.ptr import thm4_3, thm4_4, witnesses
 
 DPS = 50
-
-
-def ev(sid, variant=None, allow_outside=False, **p):
-    return catalogue.get(sid).evaluate(dps=DPS, variant=variant, allow_outside=allow_outside, **p)
 
 
 def close(value, quoted: str):

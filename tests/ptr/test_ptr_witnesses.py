@@ -6,7 +6,7 @@ import pytest
 from mpmath import mpf
 
 from dpspec.reference import catalogue
-from dpspec.reference.ptr.spec import threshold
+from dpspec.reference.ptr.notation import threshold
 
 Z = 3.3  # two-sided 99.9%
 PAIRS = dict(sigma1=2.0, sigma2=1.0, b=1.0, delta0=1e-8)

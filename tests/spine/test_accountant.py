@@ -190,6 +190,163 @@ def test_state_dict_round_trip():
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# records and the mechanism table (fast/mechanisms.py)
+
+# one example per table entry: a new entry without an example here fails test_every_table_entry_is_composable
+EXAMPLES = {
+    "base.sgm_rdp": dict(q=0.01, sigma=1.0),
+    "base.gaussian_rdp": dict(sigma=2.0),
+    "base.laplace_rdp": dict(b=3.0),
+    "ptr.thm4_3": PTR,
+    "ptr.thm4_4": dict(q=0.01, **PTR),
+}
+
+
+def test_every_table_entry_is_composable_and_is_the_rdp_curve():
+    from dpspec.fast.conversion import rdp_curve
+    from dpspec.fast.mechanisms import MECHANISMS
+
+    assert set(EXAMPLES) == set(MECHANISMS)
+    alphas = torch.tensor([1.5, 4.0, 30.0], dtype=torch.float64)
+    for mechanism_id, p in EXAMPLES.items():
+        acc = Accountant().compose(mechanism_id, count=3, **p)
+        assert acc.supports(mechanism_id) and acc.records == ((mechanism_id, tuple(p.values()), 3),)
+        want = 3 * rdp_curve(mechanism_id, **p)(alphas)
+        assert torch.allclose(acc.rdp(alphas), want, rtol=1e-13, atol=0), mechanism_id
+
+
+def test_named_methods_are_records():
+    acc = Accountant().sgm(q=0.01, sigma=1.0, steps=2).gaussian(sigma=3.0).laplace(b=4.0, steps=5)
+    acc.ptr(steps=2, **PTR).ptr_subsampled(q=0.02, **PTR)
+    assert acc.records == (("base.sgm_rdp", (0.01, 1.0), 2), ("base.sgm_rdp", (1.0, 3.0), 1),
+                           ("base.laplace_rdp", (4.0,), 5), ("ptr.thm4_3", (8.0, 4.0, 1.0, 1e-8), 2),
+                           ("ptr.thm4_4", (0.02, 8.0, 4.0, 1.0, 1e-8), 1))
+    assert len(acc) == 11 and acc.history == [(1.0, 0.01, 2), (3.0, 1.0, 1)]
+    assert acc.laplace_history == [(4.0, 5)] and acc.ptr_history == [(8.0, 4.0, 1.0, 1e-8, 2)]
+    assert acc.ptr_subsampled_history == [(0.02, 8.0, 4.0, 1.0, 1e-8, 1)]
+    # tensors broadcast to one record per element (merged where equal), as the named methods do
+    t = Accountant().compose("base.sgm_rdp", count=torch.tensor([1, 2, 3]), q=0.01,
+                             sigma=torch.tensor([1.0, 1.0, 2.0], dtype=torch.float64))
+    assert t.records == (("base.sgm_rdp", (0.01, 1.0), 3), ("base.sgm_rdp", (0.01, 2.0), 3))
+
+
+def test_supports_and_what_cannot_be_accounted():
+    from dpspec.fast import accountant, mechanisms
+
+    acc = Accountant()
+    assert acc.supports("base.sgm_rdp") and mechanisms.supports("ptr.thm4_4") and accountant.supports("ptr.thm4_3")
+    assert not acc.supports("ptr.zw19_upper") and not mechanisms.supports("sgm")
+    assert acc.supports(acc.sgm(0.1, 1.0).records[0])
+    with pytest.raises(ParameterError, match=r"'base.rr_rdp' cannot be accounted.*supported: base.gaussian_rdp"):
+        acc.compose("base.rr_rdp", eps=1.0)
+    with pytest.raises(ParameterError, match="missing parameter.*sigma"):
+        acc.compose("base.sgm_rdp", q=0.1)
+    with pytest.raises(ParameterError, match="unknown parameter.*tau"):
+        acc.compose("ptr.thm4_3", tau=0.5, **PTR)
+    with pytest.raises(DomainError) as err:
+        acc.compose("base.laplace_rdp", count=0, b=1.0)
+    assert err.value.name == "count"
+    assert len(acc) == 1  # nothing recorded by the failed calls
+
+
+def test_merge_semantics():
+    acc = Accountant()
+    for _ in range(3):
+        acc.step(noise_multiplier=1.0, sample_rate=0.01)  # runs merge, as Opacus' RDPAccountant.step
+    acc.step(noise_multiplier=1.0, sample_rate=0.02)
+    acc.step(noise_multiplier=1.0, sample_rate=0.02)
+    assert acc.history == [(1.0, 0.01, 3), (1.0, 0.02, 2)]
+    # a record merges with the last record of ITS mechanism (other mechanisms in between do not split a run)
+    acc.laplace(b=2.0).step(noise_multiplier=1.0, sample_rate=0.02)
+    acc.laplace(b=2.0, steps=4)
+    assert acc.records[-2:] == (("base.sgm_rdp", (0.02, 1.0), 3), ("base.laplace_rdp", (2.0,), 5))
+    # Python numbers and 0-d tensors give the same record; ints are stored as floats
+    acc.step(noise_multiplier=torch.tensor(1.0, dtype=torch.float64), sample_rate=0.02)
+    acc.sgm(q=0.02, sigma=1)
+    assert acc.history[-1] == (1.0, 0.02, 5) and len(acc) == 13
+
+
+def test_history_is_a_view_and_assigning_it_replaces_the_sgm_records():
+    acc = Accountant().sgm(q=0.01, sigma=1.0, steps=5).laplace(b=2.0).compose("base.gaussian_rdp", sigma=3.0)
+    assert acc.history == [(1.0, 0.01, 5), (3.0, 1.0, 1)]
+    runs = [(1.0, 0.01, 300), (0.9, 0.02, 100), (1.0, 0.01, 50)]
+    acc.history = runs  # as Opacus' get_noise_multiplier: stored as given (no merging), other mechanisms kept
+    assert acc.history == runs and acc.laplace_history == [(2.0, 1)] and len(acc) == 451
+    acc.step(noise_multiplier=1.0, sample_rate=0.01)  # merges with the last SGM run
+    assert acc.history[-1] == (1.0, 0.01, 51)
+    with pytest.raises(DomainError) as err:
+        acc.history = [(1.0, 0.01, 3), (-1.0, 0.01, 3)]
+    assert err.value.name == "sigma" and acc.history == [(1.0, 0.01, 300), (0.9, 0.02, 100), (1.0, 0.01, 51)]
+    acc.ptr_subsampled_history = [(0.02, *PTR.values(), 4)]  # the pre-record attributes stay assignable
+    assert acc.records[-1] == ("ptr.thm4_4", (0.02, 8.0, 4.0, 1.0, 1e-8), 4)
+
+
+def test_loads_the_pre_record_state_dict():
+    old = {"history": [(1.0, 0.01, 10), (3.0, 1.0, 2)], "laplace_history": [(2.0, 1)],
+           "ptr_history": [(8.0, 4.0, 1.0, 1e-8, 3)], "ptr_subsampled_history": [(0.01, 8.0, 4.0, 1.0, 1e-8, 2)],
+           "mechanism": "dpspec"}
+    acc = Accountant()
+    acc.load_state_dict(old)
+    want = Accountant().sgm(q=0.01, sigma=1.0, steps=10).gaussian(sigma=3.0, steps=2).laplace(b=2.0)
+    want.ptr(steps=3, **PTR).ptr_subsampled(q=0.01, steps=2, **PTR)
+    assert acc.records == want.records and len(acc) == 18
+    alphas = torch.tensor([2.0, 5.5])
+    assert torch.equal(acc.rdp(alphas), want.rdp(alphas))
+    # the new state dict stores records as plain tuples (loadable with torch.load(weights_only=True))
+    import io
+
+    state = want.state_dict()
+    assert set(state) == {"records", "mechanism"} and type(state["records"][0]) is tuple
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
+    buffer.seek(0)
+    back = Accountant()
+    back.load_state_dict(torch.load(buffer, weights_only=True))
+    assert back.records == want.records
+    with pytest.raises(ParameterError, match="cannot be accounted"):
+        back.load_state_dict({"records": [("base.rr_rdp", (1.0,), 1)], "mechanism": "dpspec"})
+    with pytest.raises(DomainError):
+        back.load_state_dict({"records": [("base.laplace_rdp", (-1.0,), 1)], "mechanism": "dpspec"})
+    assert back.records == want.records  # a failed load changes nothing
+
+
+def test_many_distinct_tuples_compose_across_chunks(monkeypatch):
+    # > 100 distinct (σ, q) pairs, evaluated in chunks that do not divide the number of pairs: every pair counts
+    from dpspec.fast import accountant
+    from dpspec.fast.base.laplace import laplace_rdp
+    from dpspec.fast.base.sgm import sgm_rdp
+
+    gen = torch.Generator().manual_seed(1)
+    sigma = (0.7 + torch.rand(137, generator=gen, dtype=torch.float64)).tolist()
+    q = (0.001 + 0.05 * torch.rand(137, generator=gen, dtype=torch.float64)).tolist()
+    steps = torch.randint(1, 50, (137,), generator=gen).tolist()
+    acc = Accountant()
+    for s, qq, n in zip(sigma, q, steps):
+        acc.sgm(q=qq, sigma=s, steps=n).laplace(b=5.0 + s)
+    acc.sgm(q=q[0], sigma=sigma[0], steps=2)  # a repeated pair: grouped with the first
+    alphas = torch.tensor([1.5, 2.0, 3.0, 8.0, 33.0], dtype=torch.float64)
+    want = 2 * sgm_rdp(alphas, q[0], sigma[0], direction="remove")
+    for s, qq, n in zip(sigma, q, steps):  # one by one
+        want = want + n * sgm_rdp(alphas, qq, s, direction="remove") + laplace_rdp(alphas, 5.0 + s)
+    monkeypatch.setattr(accountant, "CHUNK", 7 * alphas.numel())  # chunks of 7 tuples: 137 = 19·7 + 4
+    assert torch.allclose(acc.rdp(alphas), want, rtol=1e-12, atol=0)
+    monkeypatch.undo()
+    assert torch.allclose(acc.rdp(alphas), want, rtol=1e-12, atol=0)
+    delta = 1e-5
+    got = acc.get_epsilon(delta, alphas=alphas.tolist())
+    assert got == pytest.approx(float(torch.min(want + torch.log1p(-1 / alphas)
+                                                - (math.log(delta) + torch.log(alphas)) / (alphas - 1))), rel=1e-12)
+
+
+def test_the_accountant_imports_no_mpmath():
+    import subprocess
+    import sys
+
+    code = "import sys, dpspec.fast.mechanisms, dpspec.fast.accountant; print('mpmath' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # peers (same orders; 1e-9 relative where the peer is right)
 
 HETERO = [(1.0, 0.01, 300), (0.9, 0.02, 100), (1.3, 0.005, 1000), (1.0, 0.01, 50)]

@@ -1,0 +1,51 @@
+"""The standard results the texts use (``base.*``): parameter domains and the conditions' names and texts.
+
+Dependency-free (the standard library and ``dpspec.reference.domains`` only): the reference (reference/base/*.py)
+attaches mpmath predicates to the conditions (``catalogue.Condition.of``), the fast path (fast/base/*.py) torch
+masks, so both check the same domains and raise the same words. The generic domains (ALPHA, DELTA, EPS, NOISE,
+SAMPLING_RATE, STEPS) are in ``dpspec.reference.domains``.
+"""
+from __future__ import annotations
+
+import math
+
+from ..domains import Choice, ConditionSpec, Curve, Integer, Real
+
+# No seed: every base.* statement is an outside result (Source("outside", number, purpose, citation)); the seeds
+# that use one cite it from their own statements.
+SEEDS: tuple[str, ...] = ()
+
+# ---------------------------------------------------------------------------------------------------------------
+# Domains
+
+# The Rényi order for Laplace, with the two limits of Mironov's Table II included as values: α = 1 (the
+# KL divergence) and α = ∞ (the max divergence, i.e. pure ε).
+LAPLACE_ALPHA = Real(1, math.inf, lo_open=False, hi_open=False, allow_inf=True, scale="log",
+                     sample_lo=1 + 1e-6, sample_hi=1e4)
+# Composition: per-mechanism δ may be 0 (pure DP); δ = 1 is excluded (vacuous, and 1 − δ = 0 breaks the logs).
+STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
+SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
+PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
+# KOV15's optimal composition sums k + 1 terms at high precision: keep k where that takes well under a second.
+KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
+# (ε, δ) amplification: δ = 0 and δ = 1 allowed.
+DELTA_CLOSED = Real(0, 1, lo_open=False, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
+# f-DP: the type-I error α, the GDP parameter μ ≥ 0, the δ of f_{ε,δ}, the group size.
+TYPE_I = Real(0, 1, lo_open=False, hi_open=False, sample_lo=0, sample_hi=1)
+MU = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=0, sample_hi=10)
+TRADEOFF_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
+GROUP = Integer(1, math.inf, sample_hi=100)
+# Curves given as parameters: an RDP curve α ↦ ε(α) and a trade-off function α ↦ f(α).
+RDP_CURVE = Curve("rdp")
+TRADEOFF_CURVE = Curve("tradeoff")
+# The sampled Gaussian's divergence direction: remove D(P‖Q), add D(Q‖P), max both; a witness realises one.
+SGM_DIRECTIONS = ("max", "remove", "add")
+SGM_DIRECTION = Choice(SGM_DIRECTIONS)
+SGM_WITNESS_DIRECTION = Choice(("remove", "add"))
+
+# ---------------------------------------------------------------------------------------------------------------
+# Conditions (names and texts; the predicates are the reference's, the masks the fast path's)
+
+# base.gaussian_classical (Dwork & Roth 2014, Thm A.1).
+GAUSSIAN_CLASSICAL_EPS_BELOW_ONE = ConditionSpec("eps_below_one",
+                                                 "Thm A.1 assumes ε ∈ (0, 1): needs √(2 ln(1.25/δ))/σ < 1")

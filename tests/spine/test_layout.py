@@ -1,0 +1,366 @@
+"""The layout conventions (DESIGN.md, "Layout"): a statement's id prefix is a folder in every layer, imports flow
+one way, and each text's dependency-free ``spec.py`` is the one source of its domains and condition words.
+
+* placement: a statement ``P.x`` has its reference evaluator(s) under ``dpspec.reference.P``, its fast path under
+  ``dpspec.fast.P``, witness pairs ``P.*`` or ``base.*`` (registered under ``dpspec.reference.<their prefix>``), its
+  errata (``X.E*``, under ``dpspec.proofs_checks.X``, naming ``X.*`` or ``base.*`` statements) and proof checks
+  (under ``dpspec.proofs_checks.<their prefix>``); a test file naming ``P.*`` ids lives in ``tests/P/`` (a text's
+  tests may also name the ``base.*`` results it builds on) or in a cross-cutting folder (spine, conformance, audit).
+* import layers (AST, imports inside functions included): reference never imports fast, conformance,
+  proofs_checks or torch; proofs_checks never fast or conformance; fast never mpmath, sympy, conformance or
+  proofs_checks, and from dpspec.reference only domains, errors and the ``spec`` modules; a ``spec.py`` imports the
+  standard library and dpspec.reference.domains/errors only. At run time ``import dpspec.fast`` loads neither mpmath
+  nor sympy, and the spec modules load no third-party package.
+* spec: every condition of a statement is a ``ConditionSpec`` of its prefix's spec module, every seed it cites is in
+  that module's ``SEEDS``, no domain is defined again in fast/, and fast and reference raise the same
+  ``ConditionError`` words outside a statement's conditions.
+
+The folders are read from the imported ``dpspec`` packages and from this file's ``tests/``, so the checks apply to
+whatever tree is imported.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import importlib
+import inspect
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dpspec.reference import catalogue
+from dpspec.reference.domains import ConditionSpec, Integer, Real
+from dpspec.reference.errors import ConditionError
+
+LAYERS = ("reference", "fast", "proofs_checks", "conformance")
+CROSS_CUTTING_TESTS = ("spine", "conformance", "audit")
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def _folder(layer: str) -> Path:
+    return Path(importlib.import_module(f"dpspec.{layer}").__file__).parent
+
+
+def _prefixes() -> tuple[str, ...]:
+    """The texts: the sub-packages of dpspec.reference that have a spec module."""
+    return tuple(sorted(p.name for p in _folder("reference").iterdir() if (p / "spec.py").is_file()))
+
+
+def _spec(prefix: str):
+    return importlib.import_module(f"dpspec.reference.{prefix}.spec")
+
+
+def _prefix(some_id: str) -> str:
+    return some_id.split(".", 1)[0]
+
+
+def _unwrap(fn):
+    """The function behind functools.wraps / self_checked wrappers and partials."""
+    while True:
+        fn = inspect.unwrap(fn)
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+            continue
+        return fn
+
+
+def _module_of(fn) -> str:
+    return getattr(_unwrap(fn), "__module__", None) or "?"
+
+
+def _under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Placement: one folder per id prefix in every layer
+
+def test_every_text_is_a_folder_in_every_layer():
+    prefixes = _prefixes()
+    assert {"base", "ptr"} <= set(prefixes)
+    missing = [f"{layer}/{p}/" for p in prefixes for layer in ("reference", "fast", "proofs_checks")
+               if not (_folder(layer) / p / "__init__.py").is_file()]
+    assert not missing, f"text folders missing: {missing}"
+
+
+def test_every_statement_sits_in_its_prefix_folders():
+    prefixes, wrong = _prefixes(), []
+    for st in catalogue.statements():
+        p = _prefix(st.id)
+        if p not in prefixes:
+            wrong.append(f"{st.id}: prefix {p!r} has no dpspec.reference.{p}.spec")
+            continue
+        evaluators = {"reference": st.reference, **{f"variant {k}": v.reference for k, v in st.variants.items()}}
+        for what, fn in evaluators.items():
+            module = _module_of(fn)
+            if not _under(module, f"dpspec.reference.{p}"):
+                wrong.append(f"{st.id}: {what} evaluator in {module}, not under dpspec.reference.{p}")
+        if st.fast is not None:
+            module = st.fast.partition(":")[0]
+            if not _under(module, f"dpspec.fast.{p}"):
+                wrong.append(f"{st.id}: fast path {st.fast} not under dpspec.fast.{p}")
+            elif not _under(_module_of(st.fast_function()), f"dpspec.fast.{p}"):
+                wrong.append(f"{st.id}: fast path {st.fast} is defined in {_module_of(st.fast_function())}")
+        for use in st.witnesses:
+            if _prefix(use.witness) not in (p, "base"):
+                wrong.append(f"{st.id}: witness pair {use.witness} is neither {p}.* nor base.*")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_witness_pair_is_registered_in_its_prefix_folder():
+    wrong = [f"{w.id}: registered from {_module_of(w.sample)}" for w in catalogue.witnesses()
+             if not _under(_module_of(w.sample), f"dpspec.reference.{_prefix(w.id)}")]
+    assert not wrong, "\n".join(wrong)
+
+
+def _errata():
+    from dpspec.proofs_checks import errata
+
+    return errata.errata()
+
+
+def test_every_erratum_sits_in_its_prefix_folder_and_names_its_text_or_base():
+    wrong = []
+    for e in _errata():
+        p = _prefix(e.id)
+        demo = getattr(e, "demonstration", None) or getattr(e, "witness")
+        module = _module_of(demo)
+        if not _under(module, f"dpspec.proofs_checks.{p}"):
+            wrong.append(f"{e.id}: registered from {module}, not under dpspec.proofs_checks.{p}")
+        wrong += [f"{e.id}: names {s}, neither {p}.* nor base.*" for s in e.statements if _prefix(s) not in (p, "base")]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_proof_check_sits_in_its_prefix_folder():
+    from dpspec.proofs_checks.checks import all_checks
+
+    checks = all_checks()
+    assert checks, "no proof checks found"
+    wrong = [f"{k}: defined in {_module_of(c.fn)}" for k, c in checks.items()
+             if not _under(_module_of(c.fn), f"dpspec.proofs_checks.{_prefix(k)}")]
+    assert not wrong, "\n".join(wrong)
+
+
+def _named_ids(path: Path, ids: set[str], token: re.Pattern) -> set[str]:
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            named.update(t for t in token.findall(node.value) if t in ids)
+    return named
+
+
+def test_a_test_file_naming_ids_of_a_text_sits_in_that_texts_folder():
+    ids = {st.id for st in catalogue.statements()} | {e.id for e in _errata()}
+    token = re.compile(r"(?<![\w.])((?:%s)\.\w+)" % "|".join(map(re.escape, _prefixes())))
+    wrong = []
+    for path in sorted(TESTS.rglob("*.py")):
+        parts = path.relative_to(TESTS).parts
+        folder = parts[0] if len(parts) > 1 else None  # files directly in tests/ (conftest, _helpers): any id
+        if folder is None or folder in CROSS_CUTTING_TESTS:
+            continue
+        allowed = {folder, "base"}
+        for i in sorted(_named_ids(path, ids, token)):
+            if _prefix(i) not in allowed:
+                wrong.append(f"tests/{'/'.join(parts)} names {i}: move it to tests/{_prefix(i)}/ or a "
+                             f"cross-cutting folder ({', '.join(CROSS_CUTTING_TESTS)})")
+    assert not wrong, "\n".join(wrong)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Import layers
+
+def _modules(layer: str):
+    """(dotted module name, path) of every source file of a layer."""
+    root = _folder(layer)
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).with_suffix("").parts
+        if rel[-1] == "__init__":
+            yield ".".join(("dpspec", layer) + rel[:-1]), path, True
+        else:
+            yield ".".join(("dpspec", layer) + rel), path, False
+
+
+def _imports(module: str, path: Path, is_package: bool):
+    """(imported name, line) for every import statement of a file, at any depth; ``from m import n`` yields m and
+    m.n (n may be a module)."""
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = parts[:len(parts) - node.level + 1]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module
+            yield name, node.lineno
+            for alias in node.names:
+                yield f"{name}.{alias.name}", node.lineno
+
+
+def _is(name: str, *packages: str) -> bool:
+    return any(_under(name, p) for p in packages)
+
+
+def _fast_may_use(name: str) -> bool:
+    """From dpspec.reference the fast path uses only domains, errors and the spec modules (and their packages)."""
+    parts = name.split(".")
+    if parts[:2] != ["dpspec", "reference"]:
+        return True
+    if len(parts) == 2 or parts[2] in ("domains", "errors"):
+        return True
+    text_package = (_folder("reference") / parts[2] / "spec.py").is_file()
+    return text_package and (len(parts) == 3 or parts[3] == "spec")
+
+
+def _violations(layer: str, rule) -> list[str]:
+    out = []
+    for module, path, is_package in _modules(layer):
+        for name, line in _imports(module, path, is_package):
+            why = rule(module, name)
+            if why:
+                out.append(f"{layer}/{path.relative_to(_folder(layer)).as_posix()}:{line} imports {name} ({why})")
+    return out
+
+
+def _reference_rule(module, name):
+    if _is(name, "dpspec.fast", "dpspec.conformance", "dpspec.proofs_checks", "torch"):
+        return "reference → fast/conformance/proofs_checks/torch"
+    allowed = _is(name, "__future__", "dpspec.reference.domains", "dpspec.reference.errors") \
+        or name.split(".")[0] in sys.stdlib_module_names
+    if module.endswith(".spec") and not allowed:
+        return "a spec module imports the standard library and dpspec.reference.domains/errors only"
+    return None
+
+
+def _proofs_checks_rule(module, name):
+    if _is(name, "dpspec.fast", "dpspec.conformance"):
+        return "proofs_checks → fast/conformance"
+    return None
+
+
+def _fast_rule(module, name):
+    if _is(name, "mpmath", "sympy", "dpspec.conformance", "dpspec.proofs_checks"):
+        return "fast → mpmath/sympy/conformance/proofs_checks"
+    if not _fast_may_use(name):
+        return "fast may use dpspec.reference's domains, errors and spec modules only"
+    return None
+
+
+@pytest.mark.parametrize("layer,rule", [("reference", _reference_rule), ("proofs_checks", _proofs_checks_rule),
+                                        ("fast", _fast_rule)], ids=["reference", "proofs_checks", "fast"])
+def test_import_layer_contract(layer, rule):
+    wrong = _violations(layer, rule)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_import_dpspec_fast_loads_neither_mpmath_nor_sympy_and_specs_load_no_third_party_package():
+    # every module of dpspec.fast (opacus_compat aside: it is the Opacus adapter, imported on demand)
+    code = ("import importlib, pkgutil, sys, dpspec.fast\n"
+            "for m in pkgutil.walk_packages(dpspec.fast.__path__, 'dpspec.fast.'):\n"
+            "    if m.name != 'dpspec.fast.opacus_compat': importlib.import_module(m.name)\n"
+            "print(sorted(m for m in ('mpmath', 'sympy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", f"import dpspec.fast loaded {out.strip()}"
+    specs = [f"dpspec.reference.{p}.spec" for p in _prefixes()]
+    code = (f"import importlib, sys\nbefore = set(sys.modules)\nfor m in {specs!r}: importlib.import_module(m)\n"
+            "print(sorted({m.split('.')[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names)"
+            " - {'dpspec'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", f"the spec modules loaded {out.strip()}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# spec: one source of seeds, domains and condition words
+
+def test_statements_cite_their_texts_seeds_and_conditions():
+    wrong = []
+    for st in catalogue.statements():
+        spec = _spec(_prefix(st.id))
+        if st.source.seed != "outside" and st.source.seed not in spec.SEEDS:
+            wrong.append(f"{st.id}: seed {st.source.seed} not in {spec.__name__}.SEEDS")
+        words = {v for v in vars(spec).values() if isinstance(v, ConditionSpec)}
+        conditions = list(st.conditions) + [c for v in st.variants.values() for c in (v.conditions or ())]
+        wrong += [f"{st.id}: condition {c.name!r} is not a ConditionSpec of {spec.__name__}" for c in conditions
+                  if ConditionSpec(c.name, c.text) not in words]
+    assert not wrong, "\n".join(wrong)
+
+
+def _bounds(domain):
+    if isinstance(domain, Real):
+        return ("Real", domain.lo, domain.hi, domain.lo_open, domain.hi_open, domain.allow_inf)
+    if isinstance(domain, Integer):
+        return ("Integer", domain.lo, domain.hi)
+    return None
+
+
+def _known_domains() -> dict[tuple, list[str]]:
+    """The domains of dpspec.reference.domains and of every spec module, by their bounds."""
+    known: dict[tuple, list[str]] = {}
+    seen: set[int] = set()  # a spec module re-exports the generic domains it imports: name each object once
+    for module in ["dpspec.reference.domains"] + [f"dpspec.reference.{p}.spec" for p in _prefixes()]:
+        for name, value in vars(importlib.import_module(module)).items():
+            if _bounds(value) is not None and name.isupper() and id(value) not in seen:
+                seen.add(id(value))
+                known.setdefault(_bounds(value), []).append(f"{module}.{name}")
+    return known
+
+
+def _literal_domain(node: ast.Call):
+    """The Real/Integer a call with literal arguments builds (math.inf allowed), else None."""
+    if not (isinstance(node.func, ast.Name) and node.func.id in ("Real", "Integer")):
+        return None
+    try:
+        code = compile(ast.Expression(node), "<domain>", "eval")
+        return eval(code, {"__builtins__": {}, "Real": Real, "Integer": Integer, "math": math})
+    except Exception:
+        return None
+
+
+def test_fast_defines_no_copy_of_a_reference_domain():
+    known, wrong = _known_domains(), []
+    for module, path, _ in _modules("fast"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            domain = _literal_domain(node) if isinstance(node, ast.Call) else None
+            if domain is not None and _bounds(domain) in known:
+                wrong.append(f"fast/{path.relative_to(_folder('fast')).as_posix()}:{node.lineno} builds "
+                             f"{ast.unparse(node)}: import {' or '.join(known[_bounds(domain)])}")
+    assert not wrong, "\n".join(wrong)
+
+
+# A point outside the conditions of every statement whose fast path enforces them.
+OUTSIDE = {
+    "base.gaussian_classical": dict(delta=1e-5, sigma=1.0),
+    "ptr.thm4_2": dict(b=1.0, sigma1=1.0, delta0=1e-8, delta=1e-5),
+    "ptr.fig3_direct": dict(steps=10, q=0.01, sigma1=1.0, b=1.0, delta0=1e-8, delta_gauss=1e-7, delta_slack=1e-6),
+    "ptr.lemma_a1": dict(alpha=2.0, q=0.5, sigma=1.0),
+    "ptr.thm4_4": dict(alpha=2.0, q=0.5, sigma1=1.0, sigma2=2.0, b=1.0, delta0=1e-8),
+    "ptr.thm5_2": dict(n=10, F=6, d=10, R=1.0, beta=1.0, lam_sc=1.0, sigma_g=0.1, sigma1=0.1, sigma2=0.01,
+                       eta_B=1e-5),
+    "ptr.zw19_lower": dict(alpha=3.0, q=0.01, sigma1=8.0, sigma2=0.5, b=100.0, delta0=0.5),
+}
+
+
+def test_every_statement_with_conditions_and_a_fast_path_has_an_outside_point():
+    enforcing = sorted(st.id for st in catalogue.statements() if st.conditions and st.fast is not None)
+    no_switch = [i for i in enforcing
+                 if "allow_outside" not in inspect.signature(catalogue.get(i).fast_function()).parameters]
+    assert not no_switch, f"fast paths that do not enforce their statement's conditions: {no_switch}"
+    assert enforcing == sorted(OUTSIDE), "add a point outside the conditions to OUTSIDE"
+
+
+@pytest.mark.parametrize("statement_id", sorted(OUTSIDE))
+def test_fast_and_reference_raise_the_same_condition_words(statement_id):
+    st, point = catalogue.get(statement_id), OUTSIDE[statement_id]
+    with pytest.raises(ConditionError) as reference:
+        st.evaluate(dps=30, **point)
+    with pytest.raises(ConditionError) as fast:
+        st.fast_function()(**point)
+    assert fast.value.failed == reference.value.failed
+    assert str(fast.value) == str(reference.value)
