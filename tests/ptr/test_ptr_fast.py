@@ -13,8 +13,8 @@ import pytest
 import torch
 from hypothesis import assume, given, settings, strategies as st
 
-from _helpers import (FAST_DPS, assert_fast_matches_at, assert_fast_matches_reference, log_uniform, reference_value,
-                      relative_error as rel, tolerance)
+from _helpers import (FAST_DPS, assert_fast_matches_at, assert_fast_matches_reference, log_uniform, param_strategy,
+                      reference_value, relative_error as rel, tolerance)
 from dpspec.fast.ptr import bounds as F
 from dpspec.fast.ptr import rq as R
 from dpspec.reference import catalogue
@@ -31,8 +31,8 @@ ALPHA = st.one_of(st.sampled_from([1 + 1e-6, 1.5, 2.0, 1e4]), st.floats(-6, 0).m
                   log_uniform(1.1, 1e4), st.integers(2, 64).map(float))
 ALPHA_MODERATE = st.one_of(st.sampled_from([1 + 1e-6, 2.0]), st.floats(-6, 0).map(lambda e: 1 + 10.0**e),
                            log_uniform(1.1, 300), st.integers(2, 40).map(float))
-NOISE = st.one_of(st.sampled_from([0.05, 100.0]), log_uniform(0.05, 100))
-B = st.one_of(st.sampled_from([0.05, 100.0]), log_uniform(0.05, 100))
+NOISE = param_strategy("ptr.thm4_3", "sigma1")  # the domains' own strategies (σ, b ∈ [0.05, 100], log-uniform)
+B = param_strategy("ptr.thm4_3", "b")
 DELTA0 = st.one_of(st.sampled_from([1e-300, 0.5]), log_uniform(1e-300, 0.5))
 Q = st.one_of(st.sampled_from([1e-8, 0.5]), log_uniform(1e-8, 0.9))
 BETA = st.one_of(st.sampled_from([0.0, 1.0, -1e4, 1e4, 1 + 1e-6, -1e-6]), st.floats(-20, 20),

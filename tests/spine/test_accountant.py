@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from dpspec.fast.accountant import OPACUS_ALPHAS, Accountant, calibrate_sigma, sgm_epsilon
 from dpspec.reference import catalogue
 from dpspec.reference.errors import DomainError, ParameterError
+from _helpers import reference_value, relative_error
 
 catalogue.load_all()
 
@@ -29,11 +30,10 @@ def _one_thread():
 
 
 def ref(statement_id, **p):
-    return float(catalogue.get(statement_id).evaluate(**p).value)
+    return reference_value(statement_id, as_float=True, **p)
 
 
-def rel(a, b):
-    return abs(a - b) / abs(b)
+rel = relative_error
 
 
 # ---------------------------------------------------------------------------------------------------------------
