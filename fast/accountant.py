@@ -94,9 +94,7 @@ def _scalar(name: str, value, domain) -> float:
     """A Python-number parameter checked against its domain (the DomainError of the tensor path)."""
     if not isinstance(value, (int, float)):
         value = float(value)  # a 0-d tensor or numpy number (history assigned by hand, loaded state dicts)
-    if not domain.contains(value):
-        raise DomainError(name, value, domain.describe())
-    return float(value)
+    return float(domain.check(name, value))
 
 
 def _count(name: str, value) -> int:

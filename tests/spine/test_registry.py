@@ -150,39 +150,31 @@ def test_ptr_package_reexports_the_one_registry():
     assert set(ptr.all_checks()) == {k for k in proof_checks.all_checks() if k.startswith("ptr.")}
 
 
-def _check_problems(checks, statement_ids) -> list[str]:
+def _naming_problems(entries, statement_ids) -> list[str]:
+    """Entries (proof checks, errata) that name no statement or a statement that does not exist."""
     problems = []
-    for c in checks:
-        if not c.statements:
-            problems.append(f"{c.id}: names no statement (statements=(...) in its @check)")
-        problems += [f"{c.id}: names {s}, not a statement" for s in c.statements if s not in statement_ids]
-    return problems
-
-
-def test_every_proof_check_names_existing_statements():
-    assert not _check_problems(proof_checks.CHECKS.items(), _statement_ids())
-
-
-def test_check_finder_can_fail():
-    bad = [proof_checks.ProofCheck("ptr.x.c", _fake("dpspec.proofs_checks.ptr.x"), ()),
-           proof_checks.ProofCheck("ptr.x.d", _fake("dpspec.proofs_checks.ptr.x"), ("ptr.nope",))]
-    assert len(_check_problems(bad, _statement_ids())) == 2
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Errata name statements; non-bound variants are named by errata
-
-def _errata_problems(errata, statement_ids) -> list[str]:
-    problems = []
-    for e in errata:
+    for e in entries:
         if not e.statements:
             problems.append(f"{e.id}: names no catalogue statement")
         problems += [f"{e.id}: names {s}, not a catalogue statement" for s in e.statements if s not in statement_ids]
     return problems
 
 
+def test_every_proof_check_names_existing_statements():
+    assert not _naming_problems(proof_checks.CHECKS.items(), _statement_ids())
+
+
+def test_check_finder_can_fail():
+    bad = [proof_checks.ProofCheck("ptr.x.c", _fake("dpspec.proofs_checks.ptr.x"), ()),
+           proof_checks.ProofCheck("ptr.x.d", _fake("dpspec.proofs_checks.ptr.x"), ("ptr.nope",))]
+    assert len(_naming_problems(bad, _statement_ids())) == 2
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Errata name statements; non-bound variants are named by errata
+
 def test_every_erratum_names_existing_statements():
-    assert not _errata_problems(errata_register.errata(), _statement_ids())
+    assert not _naming_problems(errata_register.errata(), _statement_ids())
 
 
 def _unexplained_variants(statements, errata) -> list[str]:
@@ -198,7 +190,7 @@ def test_every_variant_that_is_not_a_bound_is_named_by_an_erratum():
 def test_errata_finders_can_fail():
     erratum = errata_register.Erratum("ptr.E98", "s", "s", "p", "c", lambda: None, statements=())
     wrong = errata_register.Erratum("ptr.E97", "s", "s", "p", "c", lambda: None, statements=("ptr.nope",))
-    assert len(_errata_problems([erratum, wrong], _statement_ids())) == 2
+    assert len(_naming_problems([erratum, wrong], _statement_ids())) == 2
     st = catalogue.get("base.zw19_upper")
     fake = type("S", (), {"id": st.id, "variants": {"printed": Variant(st.reference, "x", is_bound=False)}})()
     assert _unexplained_variants([fake], errata_register.errata())
