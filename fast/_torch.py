@@ -1,9 +1,10 @@
 """Shared helpers of the torch fast path: tensor conversion with domain checks, stable special functions,
 and cached Gauss–Legendre rules.
 
-Every public fast evaluator takes its statement's parameter names as keyword arguments (tensors or
-Python numbers), broadcasts them against each other, and returns a float64 tensor (the dtype of the
-inputs when they are floating tensors). Bad input raises the same :class:`DomainError` as the reference.
+Every public fast evaluator takes its statement's parameter names as keyword arguments (tensors, numpy
+arrays or Python numbers), broadcasts them against each other, and returns a float64 tensor on the inputs'
+device: inputs of any real dtype are promoted to float64 first. Bad input raises the same
+:class:`DomainError` as the reference; shapes that do not broadcast raise ValueError.
 """
 from __future__ import annotations
 
@@ -18,18 +19,36 @@ from dpspec.reference.errors import DomainError
 DTYPE = torch.float64
 
 
-def as_tensor(x, *, like: torch.Tensor | None = None) -> torch.Tensor:
-    """A float tensor (float64 unless ``x`` is already a floating tensor), on ``like``'s device if given."""
+def as_tensor(x, *, like: torch.Tensor | None = None, name: str = "value") -> torch.Tensor:
+    """``x`` as a float64 tensor (on ``like``'s device if given).
+
+    Bounds are always computed in float64: float16/bfloat16/float32 and integer inputs are promoted (exactly),
+    because float32 underflows at ~1e-38 and carries 7 digits — too few for δ or for ε near a budget. Strings,
+    None, booleans and complex numbers are refused with a DomainError naming ``name``."""
     if isinstance(x, torch.Tensor):
-        t = x if x.is_floating_point() else x.to(DTYPE)
+        if x.dtype == torch.bool or x.is_complex():
+            raise DomainError(name, f"tensor of dtype {x.dtype}", "a real number or real tensor")
+        t = x if x.dtype == DTYPE else x.to(DTYPE)
         return t.to(like.device) if like is not None and t.device != like.device else t
+    if x is None or isinstance(x, (str, bytes, bool, complex)):
+        raise DomainError(name, x, "a real number or real tensor")
     device = like.device if like is not None else None
-    dtype = like.dtype if like is not None and like.is_floating_point() else DTYPE
-    return torch.as_tensor(x, dtype=dtype, device=device)
+    kind = getattr(getattr(x, "dtype", None), "kind", None)  # numpy arrays and scalars: 'f', 'i', 'u', 'b', ...
+    if kind is not None and kind not in "fiu":
+        raise DomainError(name, x, "a real number or real tensor")
+    try:
+        # numpy input keeps its own dtype until the exact promotion below; Python numbers and lists are read
+        # as float64 directly (torch's default dtype, float32, would round them first)
+        t = torch.as_tensor(x, device=device) if kind is not None else torch.as_tensor(x, dtype=DTYPE, device=device)
+    except (TypeError, ValueError, RuntimeError) as exc:
+        raise DomainError(name, x, f"a real number or real tensor ({exc})") from None
+    return t.to(DTYPE)
 
 
 def check(name: str, x: torch.Tensor, domain) -> torch.Tensor:
-    """Raise DomainError (as the reference does) when any element of ``x`` lies outside ``domain``."""
+    """Raise DomainError (as the reference does) when any element of ``x`` lies outside ``domain``.
+
+    An integer domain never contains ±inf or NaN, whatever its upper end."""
     if isinstance(domain, Real):
         finite = torch.isfinite(x)
         ok = finite & ((x > domain.lo) if domain.lo_open else (x >= domain.lo))
@@ -37,7 +56,7 @@ def check(name: str, x: torch.Tensor, domain) -> torch.Tensor:
         if domain.allow_inf:
             ok |= x == math.inf
     elif isinstance(domain, Integer):
-        ok = ~torch.isnan(x) & (x == torch.round(x)) & (x >= domain.lo) & (x <= domain.hi)
+        ok = torch.isfinite(x) & (x == torch.round(x)) & (x >= domain.lo) & (x <= domain.hi)
     else:  # pragma: no cover - only numeric domains reach the fast path
         raise TypeError(f"unsupported domain {domain!r}")
     if not bool(ok.all()):
@@ -47,12 +66,17 @@ def check(name: str, x: torch.Tensor, domain) -> torch.Tensor:
 
 
 def params(**named) -> list[torch.Tensor]:
-    """Convert and check ``name=(value, domain)`` pairs; returns the tensors broadcast to one shape.
+    """Convert and check ``name=(value, domain)`` pairs; returns float64 tensors broadcast to one shape.
 
-    The first tensor argument fixes device and dtype for Python numbers."""
-    like = next((v for v, _ in named.values() if isinstance(v, torch.Tensor) and v.is_floating_point()), None)
-    out = [check(name, as_tensor(v, like=like), dom) for name, (v, dom) in named.items()]
-    return list(torch.broadcast_tensors(*out))
+    The first tensor argument fixes the device for Python numbers. Shapes that do not broadcast raise a
+    ValueError naming every parameter's shape."""
+    like = next((v for v, _ in named.values() if isinstance(v, torch.Tensor)), None)
+    out = [check(name, as_tensor(v, like=like, name=name), dom) for name, (v, dom) in named.items()]
+    try:
+        return list(torch.broadcast_tensors(*out))
+    except RuntimeError:
+        shapes = ", ".join(f"{name}: {tuple(t.shape)}" for name, t in zip(named, out))
+        raise ValueError(f"parameter shapes do not broadcast against each other ({shapes})") from None
 
 
 def log_expm1(x: torch.Tensor) -> torch.Tensor:

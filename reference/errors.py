@@ -26,7 +26,8 @@ class DomainError(ParameterError):
 
     def __init__(self, name: str, value: object, domain: str):
         self.name, self.value, self.domain = name, value, domain
-        super().__init__(f"{name}={value} is outside its domain {domain}")
+        shown = repr(value) if value is None or value == "" else value
+        super().__init__(f"{name}={shown} is outside its domain {domain}")
 
 
 class ConditionError(DpspecError):
