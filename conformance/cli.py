@@ -2,34 +2,45 @@
 (conform, figures, audit, show), each of which provides ``register(app)``.
 
 User errors (unknown id, missing/unknown parameter, out-of-domain value, NaN, a theorem outside its own
-conditions) print one line on stderr and exit with status 2; no traceback.
+conditions, and the command line's own usage errors: an unknown option, a missing argument, a value of the wrong
+type) print one line ``error: ...`` on stderr, at most ``MAX_ERROR_CHARS`` characters, and exit with status 2; no
+traceback, no usage box.
+
+Threads: the command line runs torch with one intra-op thread (the fast path works on small tensors, where more
+threads only add synchronisation, and under CPU contention oversubscription slowed it ~15x); set the environment
+variable ``DPSPEC_TORCH_THREADS=N`` for N threads. ``import dpspec.fast`` alone never changes torch's settings.
 """
 from __future__ import annotations
 
 import fnmatch
 import importlib
+import importlib.abc
+import importlib.util
 import json
+import os
 import sys
 from typing import Any, Optional
 
 import typer
+from typer.core import TyperGroup
 
 COMMAND_MODULES: list[str] = ["dpspec.conformance.cli_figures", "dpspec.conformance.cli_conform",
                                 "dpspec.conformance.cli_audit", "dpspec.conformance.cli_show"]
 
-app = typer.Typer(
-    help="dpspec: a property-verified reference specification of differential-privacy bounds.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
 USER_ERROR_EXIT = 2
+MAX_ERROR_CHARS = 400  # an error line longer than this is cut (its full length is stated)
+
+
+def one_line(message: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """``message`` on one line (runs of whitespace, newlines included, become one space), cut to ``limit``
+    characters with its full length stated."""
+    text = " ".join(str(message).split())
+    return text if len(text) <= limit else f"{text[:limit]}… [{len(text)} characters]"
 
 
 def fail(message: str, code: int = USER_ERROR_EXIT) -> None:
     """Print one line on stderr and exit."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {one_line(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -37,6 +48,53 @@ def _user_errors():
     from dpspec.reference.errors import DpspecError, PrecisionError
 
     return (DpspecError, PrecisionError)
+
+
+class OneLineErrors(TyperGroup):
+    """The root command: usage errors (typer/click's ``UsageError``: unknown option, missing argument, bad value
+    for an option), other click errors and dpspec user errors that escape a command print one line and exit 2,
+    instead of typer's boxed usage message. Running with no arguments still prints the help."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            from typer._click import exceptions as click_exc  # typer ≥ 0.2x vendors click
+        except ImportError:  # pragma: no cover - older typer runs on the click package
+            from click import exceptions as click_exc
+
+        no_args_help = getattr(click_exc, "NoArgsIsHelpError", ())  # click < 8.2 prints the help itself
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False,
+                              **extra)
+            code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # an Exit's code, else success
+        except no_args_help as exc:
+            exc.show()
+            code = exc.exit_code
+        except click_exc.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            typer.echo(f"error: {one_line(exc.format_message())}{hint}", err=True)
+            code = USER_ERROR_EXIT
+        except click_exc.ClickException as exc:
+            typer.echo(f"error: {one_line(exc.format_message())}", err=True)
+            code = USER_ERROR_EXIT
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            code = 1
+        except _user_errors() as exc:
+            typer.echo(f"error: {one_line(str(exc))}", err=True)
+            code = USER_ERROR_EXIT
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+app = typer.Typer(
+    help="dpspec: a property-verified reference specification of differential-privacy bounds. Torch runs with one "
+         "intra-op thread here; set DPSPEC_TORCH_THREADS=N for N.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    cls=OneLineErrors,
+)
 
 
 @app.command("list")
@@ -49,6 +107,8 @@ def list_statements(
     from dpspec.reference import catalogue
 
     entries = [s for s in catalogue.statements() if only is None or fnmatch.fnmatch(s.id, only)]
+    if not entries:
+        fail(f"no statement matches {only!r} (`dpspec list` shows them all)")
     if as_json:
         typer.echo(json.dumps([s.to_json() for s in entries], indent=2, ensure_ascii=False))
         return
@@ -131,13 +191,17 @@ def _format(value: Any, digits: int) -> Any:
     return str(value)
 
 
+DEFAULT_DPS = 50
+
+
 @app.command("eval")
 def eval_statement(
     statement_id: str = typer.Argument(..., metavar="ID", help="Statement id, e.g. base.sgm_rdp."),
     assignments: list[str] = typer.Argument(None, metavar="NAME=VALUE...", help="Parameters."),
     variant: Optional[str] = typer.Option(None, "--variant", help="A named variant, e.g. printed."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON object."),
-    dps: int = typer.Option(50, "--dps", min=10, max=2000, help="Decimal digits of working precision."),
+    dps: Optional[int] = typer.Option(None, "--dps", min=10, max=2000,
+                                      help=f"Decimal digits of working precision (reference only; default {DEFAULT_DPS})."),
     allow_outside: bool = typer.Option(False, "--allow-outside",
                                        help="Evaluate outside the theorem's own conditions (result is not a bound)."),
     fast: bool = typer.Option(False, "--fast", help="Evaluate the torch fast path instead of the reference."),
@@ -145,11 +209,14 @@ def eval_statement(
     """Evaluate one statement, e.g. `dpspec eval base.rdp_to_dp curve=base.sgm_rdp q=0.01 sigma=1 steps=10000 delta=1e-5`."""
     from dpspec.reference import catalogue
 
+    if fast and dps is not None:
+        fail("--dps applies to the reference only (the fast path computes in float64)")
+    dps = DEFAULT_DPS if dps is None else dps
     try:
         st = catalogue.get(statement_id)
         raw = _parse_assignments(assignments or [])
         if fast:
-            result = _eval_fast(st, raw, variant)
+            result = _eval_fast(st, raw, variant, allow_outside)
         else:
             params = bind_cli_params(st, raw)
             ev = st.evaluate(dps=dps, variant=variant, allow_outside=allow_outside, **params)
@@ -172,11 +239,18 @@ def eval_statement(
         typer.echo(f"{result['id']} [{result['variant']}] = {shown}{extra}")
 
 
-def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any]:
+def _eval_fast(st, raw: dict[str, str], variant: Optional[str], allow_outside: bool = False) -> dict[str, Any]:
+    """The fast path at one point. Numbers are parsed here and checked against the parameter's own domain with
+    the text as typed (``k=inf`` and ``k=2.5`` are refused for an integer parameter before torch sees them); a
+    number float64 cannot hold (``1e400``, ``1e-400``) is refused rather than read as inf or 0. ``allow_outside``: a point outside the theorem's own conditions is evaluated anyway and marked
+    not a bound, naming the failed conditions (as the reference does)."""
+    import inspect
     import json
+    import math
 
-    from dpspec.reference.domains import Choice, Curve, Points
-    from dpspec.reference.errors import ParameterError
+    from dpspec.reference import catalogue
+    from dpspec.reference.domains import Choice, Curve, Integer, Points, Real
+    from dpspec.reference.errors import ConditionError, DomainError, ParameterError
 
     fn = st.fast_function()
     if fn is None:
@@ -185,10 +259,23 @@ def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any
         raise ParameterError("--fast evaluates the default variant only")
     import torch
 
-    def number(name: str, value: str):
+    def number(name: str, value: str, domain=None):
         if not _is_number(value):
             raise ParameterError(f"{name}={value!r}: --fast takes numbers (or a curve's statement id)")
-        return torch.tensor(float(value), dtype=torch.float64)
+        x = float(value)
+        text = value.strip().lower().lstrip("+-")
+        if math.isinf(x) and "inf" not in text:
+            raise ParameterError(f"{name}={value}: beyond the float64 range of the fast path (drop --fast: the "
+                                 "reference computes with it)")
+        if x == 0 and any(c in "123456789" for c in text.split("e")[0]):
+            raise ParameterError(f"{name}={value}: below the float64 range of the fast path, which would read 0 "
+                                 "(drop --fast: the reference computes with it)")
+        if isinstance(domain, Integer):
+            if not (math.isfinite(x) and x == int(x) and domain.contains(int(x))):
+                raise DomainError(name, value, domain.describe())
+        elif isinstance(domain, Real) and not domain.contains(x):
+            raise DomainError(name, value, domain.describe())
+        return torch.tensor(x, dtype=torch.float64)
 
     kinds = {p.name: p.domain for p in st.params}
     curve_names = [n for n, d in kinds.items() if isinstance(d, Curve) and n in raw]
@@ -200,7 +287,9 @@ def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any
         if isinstance(kinds[name], Curve):
             from dpspec.fast.conversion import rdp_curve
 
-            args[name] = rdp_curve(value, **{k: number(k, v) for k, v in rest.items()})
+            target = {p.name: p.domain for p in catalogue.get(value).params} if value in catalogue.STATEMENTS \
+                else {}
+            args[name] = rdp_curve(value, **{k: number(k, v, target.get(k)) for k, v in rest.items()})
         elif isinstance(kinds[name], Choice):
             args[name] = value
         elif isinstance(kinds[name], Points):
@@ -209,17 +298,27 @@ def _eval_fast(st, raw: dict[str, str], variant: Optional[str]) -> dict[str, Any
             except (ValueError, TypeError) as e:
                 raise ParameterError(f"{name}={value!r}: expected a JSON array of rows ({e})") from None
         else:
-            args[name] = number(name, value)
+            args[name] = number(name, value, kinds[name])
     if rest and not curve_names:
         raise ParameterError(f"{st.id}: unknown parameter(s) {', '.join(sorted(rest))}")
     missing = [p.name for p in st.params if p.name not in args and p.required]
     if missing:
         raise ParameterError(f"{st.id}: missing parameter(s) {', '.join(missing)}")
-    out = fn(**args)
+    outside: list[str] = []
+    try:
+        out = fn(**args)
+    except ConditionError as exc:
+        if not allow_outside:
+            raise
+        if "allow_outside" not in inspect.signature(fn).parameters:  # every fast path with conditions takes it
+            raise ParameterError(f"{st.id}: its fast path cannot evaluate outside the conditions "
+                                 "(drop --fast to use the reference with --allow-outside)") from None
+        outside = list(exc.failed)
+        out = fn(**args, allow_outside=True)
     values = out if isinstance(out, tuple) else (out,)
     shown = [repr(float(v)) for v in values]
     return {"id": st.id, "value": shown if isinstance(out, tuple) else shown[0], "variant": st.default_variant,
-            "dps": None, "is_bound": True, "outside_conditions": [], "params": raw, "path": "fast"}
+            "dps": None, "is_bound": not outside, "outside_conditions": outside, "params": raw, "path": "fast"}
 
 
 def _is_number(s: str) -> bool:
@@ -240,6 +339,8 @@ def errata_command(
     from dpspec.reference.precision import jsonable
 
     entries = [e for e in errata() if only is None or fnmatch.fnmatch(e.id, only)]
+    if not entries:
+        fail(f"no erratum matches {only!r} (`dpspec errata` runs them all)")
     rows = []
     for e in _progress(entries, "errata demonstrations"):
         result, seconds = e.check()
@@ -280,7 +381,72 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
 
 
+TORCH_THREADS_ENV = "DPSPEC_TORCH_THREADS"
+
+
+def torch_threads() -> int:
+    """The intra-op thread count the command line gives torch: ``DPSPEC_TORCH_THREADS`` (a positive integer), else 1."""
+    text = os.environ.get(TORCH_THREADS_ENV, "").strip()
+    if not text:
+        return 1
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        from dpspec.reference.errors import DomainError
+
+        raise DomainError(TORCH_THREADS_ENV, text, "integers ≥ 1 (torch intra-op threads)")
+    return n
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """A one-shot import hook: once module ``name`` has been executed, ``hook(module)`` runs. Lets the command
+    line set torch's thread count without importing torch (a second or more) for commands that never use it."""
+
+    def __init__(self, name: str, hook):
+        self.name, self.hook = name, hook
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)  # one shot; the search below must not find this finder again
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        inner, hook = spec.loader, self.hook
+
+        class Loader(importlib.abc.Loader):
+            def create_module(self, spec):
+                return inner.create_module(spec)
+
+            def exec_module(self, module):
+                module.__spec__.loader = module.__loader__ = inner  # the module sees its own loader
+                inner.exec_module(module)
+                hook(module)
+
+        spec.loader = Loader()
+        return spec
+
+
+def apply_torch_thread_policy() -> int:
+    """Give torch ``torch_threads()`` intra-op threads: now if torch is loaded, else as soon as it is imported.
+    Returns the count. Called by :func:`main` only: library users keep their own torch settings."""
+    n = torch_threads()
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(n)
+    elif not any(isinstance(f, _AfterImport) and f.name == "torch" for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport("torch", lambda torch: torch.set_num_threads(n)))
+    return n
+
+
 def main() -> None:
+    """The ``dpspec`` entry point: torch's thread policy (module docstring), then the app."""
+    try:
+        apply_torch_thread_policy()
+    except _user_errors() as exc:
+        typer.echo(f"error: {one_line(str(exc))}", err=True)
+        sys.exit(USER_ERROR_EXIT)
     app()
 
 

@@ -1,5 +1,10 @@
-"""`dpspec conform [--quick | --full] [--only PATTERN] [--confidence C] [--seed S] [--json PATH] [--report DIR]`:
-check every catalogue statement (see :mod:`dpspec.conformance.runner`); exit status 1 if any statement fails."""
+"""`dpspec conform [--quick | --full] [--only PATTERN] [--confidence C] [--seed S] [--json PATH] [--no-timings]
+[--report DIR] [--time-limit SECONDS] [--quiet]`: check every catalogue statement (see
+:mod:`dpspec.conformance.runner`).
+
+Exit status: 0 every statement that ran passed (or was skipped) and all ran; 1 a statement failed; 2 a usage error;
+3 ``--time-limit`` stopped the run before every statement ran (and none of those that ran failed).
+"""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,20 +12,32 @@ from typing import Optional
 
 import typer
 
+EXIT_FAILED = 1
+EXIT_INCOMPLETE = 3
+
 
 def register(app: typer.Typer) -> None:
     @app.command("conform")
     def conform(
-        quick: bool = typer.Option(False, "--quick", help="Small samples and short searches (the default)."),
-        full: bool = typer.Option(False, "--full", help="Large samples and long counterexample searches."),
-        only: Optional[str] = typer.Option(None, "--only", help="Glob on statement ids, e.g. 'ptr.*'."),
+        quick: bool = typer.Option(False, "--quick", help="Small samples and few points per property (the default)."),
+        full: bool = typer.Option(False, "--full", help="Large samples and more points per property."),
+        only: Optional[str] = typer.Option(None, "--only", help="Glob on statement ids, e.g. 'ptr.*' (several: "
+                                                                  "comma-separated)."),
         confidence: float = typer.Option(0.999, "--confidence", min=0.5, max=1 - 1e-12,
-                                         help="Family-wise confidence of the run (Holm)."),
-        seed: int = typer.Option(0, "--seed", help="Run seed (per-statement seeds derive from it)."),
+                                         help="Family-wise confidence of a run over the whole catalogue."),
+        seed: int = typer.Option(0, "--seed", help="Run seed (per-statement and per-check seeds derive from it)."),
         json_path: Optional[str] = typer.Option(None, "--json", help="Write the JSON document here."),
+        no_timings: bool = typer.Option(False, "--no-timings",
+                                        help="Leave the timings out of the JSON (then two runs with the same seed "
+                                             "write the same bytes; with them only the 'timings' field differs)."),
         report: Optional[str] = typer.Option(None, "--report", help="Write report.md and plots to this folder."),
+        time_limit: Optional[float] = typer.Option(
+            None, "--time-limit", min=0, help="Start no statement after this many seconds; the run then lists what "
+                                              "was not run and exits 3. Verdicts of statements that ran are "
+                                              "unaffected."),
+        quiet: bool = typer.Option(False, "--quiet", help="No progress line per statement on stderr."),
     ) -> None:
-        """Check every statement: Monte Carlo against witness pairs, properties, fast path; a table of verdicts."""
+        """Check every statement: Monte Carlo against witness pairs, properties at drawn points, fast path."""
         from .cli import fail
 
         if quick and full:
@@ -29,13 +46,15 @@ def register(app: typer.Typer) -> None:
         from . import runner
 
         settings = replace(runner.FULL if full else runner.QUICK, confidence=confidence, seed=seed, only=only)
-        result = runner.run(settings)
-        if not result.verdicts:
+        result = runner.run(settings, progress=not quiet, time_limit=time_limit)
+        if not result.verdicts and result.complete:
             fail(f"no statement matches --only {only!r}")
         reports.table(result)
         if json_path:
-            reports.write_json(result, json_path)
+            reports.write_json(result, json_path, timings=not no_timings)
         if report:
             reports.write_markdown(result, report)
         if result.failed:
-            raise typer.Exit(1)
+            raise typer.Exit(EXIT_FAILED)
+        if not result.complete:
+            raise typer.Exit(EXIT_INCOMPLETE)

@@ -15,13 +15,19 @@ def register(app: typer.Typer) -> None:
         dpi: int = typer.Option(150, "--dpi", min=20, max=600, help="Resolution of the PNG files."),
     ) -> None:
         """Write the figures of PAPER (PNG) and the data behind them (CSV) into --out."""
+        from dpspec.conformance.cli import fail
         from dpspec.conformance.figures import render
         from dpspec.reference.errors import DpspecError
 
+        if out.exists() and not out.is_dir():  # before minutes of computation
+            fail(f"--out {str(out)!r} exists and is not a directory")
         try:
             written = render(paper, out, quick=quick, dpi=dpi)
         except DpspecError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2)
+            fail(str(exc))
+            return
+        except OSError as exc:  # the folder cannot be created or written (permissions, a file in the path, ...)
+            fail(f"--out {str(out)!r}: {exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else ""))
+            return
         for path in written:
             typer.echo(str(path))

@@ -34,6 +34,9 @@ def register(app: typer.Typer) -> None:
         try:
             found = links.resolve(some_id)
         except UnknownStatementError as exc:
+            if any(c in some_id for c in "*?["):
+                fail(f"no id matches {some_id!r}: show takes one id, not a pattern (`dpspec list --only "
+                     f"{some_id!r}` and `dpspec errata --only {some_id!r}` take patterns)")
             fail(str(exc))
             return
         doc = to_json(found, run_errata=not no_run, run_checks=run_checks or (

@@ -1,42 +1,82 @@
-"""Reports of a conformance run: a rich terminal table, a JSON document, and a Markdown report with plots
-(estimated δ(ε) with its confidence band against the claimed profile; RDP lower confidence bounds against the
-claimed ε(α))."""
+"""Reports of a conformance run: a plain-text table that fits an 80-column log, a JSON document (byte-identical
+between two runs with the same code, settings and seed, apart from its ``timings`` field), and a Markdown report
+with plots (estimated δ(ε) with its confidence band against the claimed profile; RDP lower confidence bounds
+against the claimed ε(α))."""
 from __future__ import annotations
 
 import json
 import math
+import textwrap
 from pathlib import Path
 
-from .runner import RunResult
-from .verdicts import FAIL, PASS, Verdict
+from .runner import NOT_SUBSTANTIVE, RunResult
+from .verdicts import PASS, Verdict
 
-_STYLE = {PASS: "green", FAIL: "bold red", "skipped": "yellow"}
+MC_CHECKS = ("profile", "rdp-moment", "rdp-exact")
 
-
-def table(result: RunResult, console=None) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = console or Console()
-    c = result.counts()
-    t = Table(title=f"dpspec conform ({result.settings.mode}, confidence {result.settings.confidence}, "
-                    f"seed {result.settings.seed}): {c['pass']} pass, {c['fail']} fail, {c['skipped']} skipped, "
-                    f"{result.seconds:.1f} s")
-    for col in ("id", "claim", "checks run", "verdict", "worst margin"):
-        t.add_column(col, overflow="fold")
-    for v in result.verdicts:
-        verdict = f"[{_STYLE[v.status]}]{v.status}[/]"
-        if v.status != PASS and v.reason:
-            verdict += f" ({_clip(v.reason)})"
-        t.add_row(v.subject, f"{v.extra.get('kind')}/{v.extra.get('claim')}", v.extra.get("checks_run", ""),
-                  verdict, _margin(v))
-    console.print(t)
-    for v in result.failed:
-        console.print(f"[bold red]FAIL[/] {v.subject}: {v.reason}\n  reproduce: {v.command}")
+WIDTH = 80  # the terminal table fits an 80-column log; ids are never cut or wrapped
 
 
-def write_json(result: RunResult, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(result.to_json(), indent=2))
+def table(result: RunResult, console=None, width: int = WIDTH) -> None:
+    """The verdicts as a plain-text table of at most ``width`` columns (when the ids fit): one row per statement
+    (id, claim, checks, verdict, worst margin), a reason that does not fit written on its own lines under the row,
+    and for each failure the command that reproduces it. ``console``: a rich Console (its ``print``) or None
+    (standard output)."""
+    lines = table_lines(result, width)
+    if console is not None:
+        for line in lines:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+    else:
+        print("\n".join(lines))
+
+
+def table_lines(result: RunResult, width: int = WIDTH) -> list[str]:
+    s, c = result.settings, result.counts()
+    head = (f"dpspec conform ({s.mode}, seed {s.seed}, confidence {s.confidence}): {c['pass']} pass, "
+            f"{c['fail']} fail, {c['skipped']} skipped" + ("" if result.complete else
+                                                          f", {len(result.not_run)} not run"))
+    lines = textwrap.wrap(head, width) or [head]
+    rows = [(v.subject, _claim(v), _checks(v), v.status, _margin(v)) for v in result.verdicts]
+    header = ("id", "claim", "checks", "verdict", "margin")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+    widths[1] = min(widths[1], max(5, width - 2 * 4 - widths[0] - widths[2] - widths[3] - widths[4]))
+    fmt = lambda r: "  ".join(_cell(x, w) for x, w in zip(r, widths)).rstrip()  # noqa: E731
+    lines += [fmt(header), fmt(tuple("-" * w for w in widths))]
+    for v, row in zip(result.verdicts, rows):
+        lines.append(fmt(row))
+        if v.reason and v.status != PASS:
+            lines += textwrap.wrap(v.reason, width, initial_indent="    ", subsequent_indent="    ",
+                                   break_on_hyphens=False)
+        if v.command:
+            lines += textwrap.wrap(f"reproduce: {v.command}", width, initial_indent="    ",
+                                   subsequent_indent="      ", break_on_hyphens=False, break_long_words=False)
+    if not result.complete:
+        lines.append("")
+        lines += textwrap.wrap(f"time limit of {result.time_limit:g} s reached; not run: {', '.join(result.not_run)}",
+                               width, subsequent_indent="    ", break_on_hyphens=False)
+    lines.append(f"{result.seconds:.1f} s")
+    return lines
+
+
+def _claim(v: Verdict) -> str:
+    return f"{v.extra.get('kind')}/{v.extra.get('claim')}"
+
+
+def _checks(v: Verdict) -> str:
+    """Monte Carlo and property checks, as counts: 'mc 8 p 5'."""
+    mc = sum(1 for c in v.details if c.name in MC_CHECKS)
+    prop = sum(1 for c in v.details if c.name not in MC_CHECKS and c.name not in NOT_SUBSTANTIVE)
+    return f"mc {mc} p {prop}"
+
+
+def _cell(text: str, w: int) -> str:
+    return text.ljust(w) if len(text) <= w else text[:w - 1] + "…"
+
+
+def write_json(result: RunResult, path: str | Path, timings: bool = True) -> None:
+    """The run as JSON (``RunResult.to_json``); ``timings=False`` leaves out the only part that differs between two
+    runs with the same code, settings and seed."""
+    Path(path).write_text(json.dumps(result.to_json(timings=timings), indent=2) + "\n")
 
 
 def write_markdown(result: RunResult, folder: str | Path) -> Path:
@@ -46,9 +86,13 @@ def write_markdown(result: RunResult, folder: str | Path) -> Path:
     s = result.settings
     c = result.counts()
     lines = [f"# dpspec conformance report ({s.mode})", "",
-             f"Confidence {s.confidence} (Holm over all statistical checks of the run), seed {s.seed}, "
-             f"{s.samples} privacy-loss samples per witness point; {result.seconds:.1f} s.", "",
+             f"Confidence {s.confidence} (family-wise over the {result.family} statements of the catalogue: an even "
+             f"share each, Holm over a statement's statistical checks), seed {s.seed}, {s.samples} privacy-loss "
+             f"samples per witness point, {s.property_examples} points per property check; {result.seconds:.1f} s.",
+             "",
              f"**{c['pass']} pass, {c['fail']} fail, {c['skipped']} skipped.**", "",
+             *([f"Time limit of {result.time_limit:g} s reached; not run: {', '.join(result.not_run)}.", ""]
+               if not result.complete else []),
              "| id | claim | checks run | verdict | worst margin |", "|---|---|---|---|---|"]
     for v in result.verdicts:
         reason = f" ({v.reason})" if v.reason and v.status != PASS else ""
@@ -121,10 +165,6 @@ def _varying(checks, prefix: str) -> str | None:
 def _margin(v: Verdict) -> str:
     m = v.worst_margin
     return "" if m is None else f"{m:.3g}"
-
-
-def _clip(s: str, n: int = 160) -> str:
-    return s if len(s) <= n else s[:n - 1] + "…"
 
 
 def _md(s: str) -> str:

@@ -1,4 +1,5 @@
-"""Walk the catalogue and check every statement; Holm-correct the statistical checks of the whole run.
+"""Walk the catalogue and check every statement; Holm-correct each statement's statistical checks at its share of the
+run's family-wise level.
 
 Per statement (nothing here knows a statement id; everything comes from the entry's data):
 
@@ -14,47 +15,57 @@ Per statement (nothing here knows a statement id; everything comes from the entr
    ``claim`` decides the side: upper bounds fail when the truth's lower confidence bound exceeds them, lower bounds
    when its upper confidence bound is below them, exact values when either happens; a non-dominating witness only
    ever refutes upper (and exact) claims;
-3. its declared properties (monotonicity, fast ≈ reference, extra property callables) by hypothesis.
+3. its properties at drawn points (:mod:`.properties`): the reference evaluates at points of its domain, declared
+   monotonicity, fast ≈ reference, the fast path refusing exactly where the reference's conditions do.
 
-Sample sizes are set per statement (``samples`` per witness point, fewer for T-fold compositions so that n·T stays
-within ``max_draws``), so a run grows linearly with the catalogue. Seeds are derived from the run seed, the
-statement id and the witness point, so ``--only`` reproduces the numbers of a full run.
+Every amount of work is fixed by the :class:`Settings` (``--quick``, the default, or ``--full``): Monte Carlo sample
+sizes (``samples`` per witness point, fewer for T-fold compositions so that n·T stays within ``max_draws``) and the
+number of points of each property check; nothing is bounded by time, so a verdict is a function of the code, the
+settings and the seed. Seeds derive from the run seed and the statement id (the witness point for Monte Carlo, the
+check name for properties), nothing is carried from one statement to the next, and the family-wise level is split
+over the catalogue, not over the selection, so ``--only`` reproduces the verdicts of a full run exactly.
 """
 from __future__ import annotations
 
 import fnmatch
+import math
 import sys
 import time
 import zlib
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import mpmath
 
 from dpspec.reference import catalogue
 from dpspec.reference.errors import ConditionError, DpspecError
 
-from . import properties, strategies
+from . import edges, properties, strategies, tilting
 from .checks import profile_check, rdp_exact_check, rdp_moment_check
 from .sampling import resolve_witness, sample_losses, split_steps
 from .verdicts import FAIL, PASS, SKIPPED, Check, Verdict, apply_holm
 
 MC_RETURNS = ("rdp_eps", "delta", "eps", "eps_delta", "pure_eps")
+# Checks that do not make a statement checked on their own: its example evaluates, its drawn points evaluate.
+NOT_SUBSTANTIVE = ("evaluate", "domain")
 
 
 @dataclass(frozen=True)
 class Settings:
-    mode: str = "quick"
+    """What a run checks and how much: every count is fixed here (nothing depends on time or machine speed)."""
+
+    mode: str = "quick"  # also the draw profile of the property checks (conformance.strategies.PROFILES)
     confidence: float = 0.999
     seed: int = 0
     only: str | None = None
     samples: int = 20_000  # privacy-loss draws per witness point
     min_samples: int = 2_000  # below this a composed witness point is skipped (n·T would exceed max_draws)
     max_draws: int = 2_000_000  # per-step draws per witness point
-    alphas: tuple[float, ...] = (2.0, 4.0)
+    alphas: tuple[float, ...] = (2.0, 4.0, 16.0, 64.0)  # 16 and 64: where only the tilted estimator sees the tail
     eps: tuple[float, ...] = (0.5, 1.0)
-    property_examples: int = 5
-    property_budget_s: float = 1.5
+    tilted_samples: int = 100_000  # draws per importance-sampled check (conformance.tilting; power measured here)
+    property_examples: int = 5  # points per property check (conformance.properties)
+    edge_examples: int = 0  # edge-search points per statement (conformance.edges; the test suite runs a few)
     dps: int = 30
 
     def to_json(self) -> dict[str, Any]:
@@ -62,45 +73,106 @@ class Settings:
 
 
 QUICK = Settings()
-FULL = Settings(mode="full", samples=200_000, min_samples=10_000, max_draws=50_000_000,
-                alphas=(1.1, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0), eps=(0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-                property_examples=100, property_budget_s=30.0)
+FULL = Settings(mode="full", samples=200_000, min_samples=10_000, max_draws=50_000_000, tilted_samples=200_000,
+                alphas=(1.1, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0), eps=(0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
+                property_examples=100, edge_examples=60)
+EDGE_HANG_GUARD_S = 60.0  # seconds: an edge evaluation running longer is reported as a hang (--full only)
 
 
 @dataclass
 class RunResult:
+    """The verdicts of a run. ``family`` is the number of statements the family-wise level is split over (the
+    whole list given to :func:`run`, before ``--only``); ``not_run`` the statements a time limit left out;
+    ``timings`` wall seconds per statement (kept out of the verdicts: they differ between runs)."""
+
     settings: Settings
     verdicts: list[Verdict]
     seconds: float = 0.0
+    family: int = 0
+    not_run: list[str] = field(default_factory=list)
+    time_limit: float | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)  # process CPU seconds per statement (a shared machine)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> list[Verdict]:
         return [v for v in self.verdicts if v.status == FAIL]
 
+    @property
+    def complete(self) -> bool:
+        return not self.not_run
+
     def counts(self) -> dict[str, int]:
         return {s: sum(v.status == s for v in self.verdicts) for s in (PASS, FAIL, SKIPPED)}
 
-    def to_json(self) -> dict[str, Any]:
-        return {"settings": self.settings.to_json(), "seconds": round(self.seconds, 3), "summary": self.counts(),
-                "statements": [v.to_json() for v in self.verdicts]}
+    def to_json(self, timings: bool = True) -> dict[str, Any]:
+        """The JSON document. Everything but ``timings`` is a function of the code, the settings and the seed (two
+        runs give the same bytes); ``timings=False`` leaves the timings out."""
+        doc = {"settings": self.settings.to_json(),
+               "family": {"statements": self.family, "alpha_per_statement": _alpha(self.settings, self.family)},
+               "complete": self.complete, "time_limit": self.time_limit, "not_run": list(self.not_run),
+               "summary": self.counts(), "statements": [v.to_json() for v in self.verdicts]}
+        if timings:
+            doc["timings"] = {"total_s": round(self.seconds, 3),
+                              "statements_s": {k: round(s, 3) for k, s in self.timings.items()},
+                              "statements_cpu_s": {k: round(s, 3) for k, s in self.cpu.items()}}
+        return doc
 
 
-def run(settings: Settings = QUICK, statements: Iterable | None = None, progress: bool | None = None) -> RunResult:
-    """Check every (selected) statement; Holm over all statistical checks of the run at 1 − confidence."""
-    start = time.perf_counter()
+def _alpha(settings: Settings, family: int) -> float:
+    return (1 - settings.confidence) / max(1, family)
+
+
+def run(settings: Settings = QUICK, statements: Iterable | None = None, progress: bool | None = None,
+        time_limit: float | None = None, clock: Callable[[], float] = time.monotonic,
+        log: Callable[[str], None] | None = None) -> RunResult:
+    """Check every (selected) statement.
+
+    Family-wise error: the level 1 − confidence is split evenly over the statements of the list (the catalogue, or
+    ``statements``) BEFORE ``--only`` selects from it, and each statement's statistical checks are Holm-corrected
+    at its share. So a statement's verdict does not depend on which other statements run (``--only ID``
+    reproduces it), and a full run still reports a true claim failed with probability at most 1 − confidence.
+
+    ``time_limit`` (seconds): no statement is started after it has passed; those are listed in ``not_run`` (a
+    statement that started always finishes, so the limit never changes a verdict). ``progress``: one line per
+    statement on stderr (default: when stderr is a terminal); ``log`` replaces the printing."""
+    start = clock()
+    wall = time.perf_counter()
     entries = list(statements) if statements is not None else catalogue.statements()
+    family = len(entries)
     if settings.only:
-        entries = [s for s in entries if fnmatch.fnmatch(s.id, settings.only)]
+        entries = [s for s in entries if _selected(s.id, settings.only)]
     show = progress if progress is not None else sys.stderr.isatty()
-    verdicts = [check_statement(s, settings) for s in _track(entries, show)]
-    apply_holm([c for v in verdicts for c in v.details], 1 - settings.confidence)
-    for v in verdicts:
+    say = log or (lambda line: print(line, file=sys.stderr, flush=True))
+    alpha = _alpha(settings, family)
+    result = RunResult(settings, [], family=family, time_limit=time_limit)
+    for i, statement in enumerate(entries):
+        if time_limit is not None and clock() - start >= time_limit:
+            result.not_run = [s.id for s in entries[i:]]
+            if show:
+                say(f"time limit of {time_limit:g} s reached: {len(result.not_run)} statement(s) not run")
+            break
+        t0, c0 = time.perf_counter(), time.process_time()
+        v = check_statement(statement, settings)
+        apply_holm(v.details, alpha)
         if v.status != SKIPPED:
             v.settle()
         if v.status == FAIL:
             v.command = reproduce_command(v.subject, settings)
-    return RunResult(settings, verdicts, time.perf_counter() - start)
+        v.seconds = time.perf_counter() - t0
+        result.verdicts.append(v)
+        result.timings[v.subject] = v.seconds
+        result.cpu[v.subject] = time.process_time() - c0
+        if show:
+            say(f"[{i + 1}/{len(entries)}] {v.subject}: {v.status} ({v.seconds:.1f} s)")
+    result.seconds = time.perf_counter() - wall
+    return result
+
+
+def _selected(statement_id: str, only: str) -> bool:
+    """``only`` is a glob, or several globs separated by commas."""
+    return any(fnmatch.fnmatch(statement_id, g.strip()) for g in only.split(",") if g.strip())
 
 
 def check_statement(statement, settings: Settings = QUICK, variant: str | None = None,
@@ -126,9 +198,17 @@ def check_statement(statement, settings: Settings = QUICK, variant: str | None =
                 reasons.append(why)
     if variant in (None, statement.default_variant):
         v.details += properties.statement_properties(
-            statement, max_examples=settings.property_examples, budget_s=settings.property_budget_s,
-            seed=settings.seed, dps=settings.dps, cheap=settings.mode == "quick")
-    substantive = [c for c in v.details if c.name != "evaluate" and (c.statistical or c.ok is not None)]
+            statement, examples=settings.property_examples, seed=settings.seed, dps=settings.dps,
+            profile=settings.mode)
+    if settings.edge_examples and variant in (None, statement.default_variant):
+        # the edge search (conformance/edges.py) at the ends of every domain; a point that runs past
+        # EDGE_HANG_GUARD_S is an edge:timeout failure — the one check that can depend on machine speed, and only
+        # for an evaluation that is at least that slow (a valid input must answer within seconds)
+        v.details += edges.edge_checks(statement, examples=settings.edge_examples,
+                                       seed=strategies.stable_seed(settings.seed, statement.id, "edges"),
+                                       fast=statement.fast is not None, time_limit_s=EDGE_HANG_GUARD_S,
+                                       timings=False)
+    substantive = [c for c in v.details if c.name not in NOT_SUBSTANTIVE and (c.statistical or c.ok is not None)]
     v.status = PASS if substantive or any(c.ok is False for c in v.details) else SKIPPED
     if v.status == SKIPPED:
         reasons.append("no property declared")
@@ -192,6 +272,8 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
             shown = {k: _plain(x) for k, x in p.items()}
             shown["witness"] = use.witness
             checks += _point_checks(statement, pair, sample, own, steps, p, value, shown, side, settings)
+            checks += _tilted_checks(statement, pair, wparams, own, steps, p, value, shown, side, settings,
+                                     _derive_seed(settings.seed, statement.id, use_index, key + ":tilted"))
     return checks, "; ".join(dict.fromkeys(reasons)) if not checks else ""
 
 
@@ -212,6 +294,30 @@ def _point_checks(statement, pair, sample, own, steps, p, value, shown, side, se
         return [profile_check(sample, p[axis], value, shown, side, conf)]
     eps, delta = _eps_delta(statement, p, value)
     return [profile_check(sample, eps, delta, {**shown, "claimed_eps": _plain(eps)}, side, conf)]
+
+
+def _tilted_checks(statement, pair, wparams, own, steps, p, value, shown, side, settings, seed) -> list[Check]:
+    """Importance-sampled checks (conformance/tilting.py) where the witness declares its family: RDP moments by the
+    tilted law and profiles δ(ε) by sampling toward large losses, each with an empirical-Bernstein interval. They
+    see what plain sampling cannot (ε(α) at α up to 64, δ down to 1e-10); the plain checks stay beside them."""
+    fam = tilting.family(pair, own)
+    if fam is None:
+        return []
+    conf, n, axis = settings.confidence, settings.tilted_samples, statement.value.axis
+    returns = statement.value.returns
+    if returns == "rdp_eps":
+        return [tilting.check(pair, wparams, "rdp_eps", float(p[axis]), value, side, shown, n=n, seed=seed,
+                              confidence=conf)]
+    if steps != 1 and not isinstance(fam, tilting.BoundedLoss):
+        return []  # composed Gaussian-mixture profiles have no proven weight bound (tilting.profile_interval)
+    if returns == "delta":
+        eps, delta, point = p[axis], value, shown
+    else:
+        eps, delta = _eps_delta(statement, p, value)
+        point = {**shown, "claimed_eps": _plain(eps)}
+    if float(eps) == math.inf:
+        return []
+    return [tilting.check(pair, wparams, "delta", float(eps), delta, side, point, n=n, seed=seed, confidence=conf)]
 
 
 def _eps_delta(statement, p, value):
@@ -266,7 +372,7 @@ def _smoke(statement, point, variant, dps) -> Check | None:
 def _summary(checks: list[Check]) -> str:
     counts: dict[str, int] = {}
     for c in checks:
-        if c.name == "evaluate":
+        if c.name in NOT_SUBSTANTIVE:
             continue
         key = c.name.split(":")[0]
         counts[key] = counts.get(key, 0) + 1
@@ -294,11 +400,3 @@ def _show(v: Any) -> str:
     except (TypeError, ValueError):
         return str(v)
 
-
-def _track(items: list, show: bool):
-    if not show or len(items) < 2:
-        yield from items
-        return
-    from rich.progress import track
-
-    yield from track(items, description="conform", transient=True)

@@ -75,7 +75,7 @@ class Verdict:
     confidence: float = 0.999
     reason: str = ""  # why skipped, or a summary of the failure
     command: str = ""  # the one command that reproduces it
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time; not part of to_json() (the JSON of a verdict is the same on every run)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -98,7 +98,8 @@ class Verdict:
         if self.failures:
             c = self.failures[0]
             more = f" (+{len(self.failures) - 1} more)" if len(self.failures) > 1 else ""
-            self.reason = f"{c.name} at {_short(c.point)}: {c.message}{more}".strip()
+            where = f" at {_short(c.point)}" if c.point else ""
+            self.reason = f"{c.name}{where}: {c.message}{more}".strip()
         return self
 
     def __bool__(self) -> bool:
@@ -106,7 +107,7 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         return jsonable({"id": self.subject, "verdict": self.status, "reason": self.reason,
-                          "command": self.command, "confidence": self.confidence, "seconds": round(self.seconds, 3),
+                          "command": self.command, "confidence": self.confidence,
                           "worst_margin": self.worst_margin, "reproduction": self.reproduction, **self.extra,
                           "checks": [c.to_json() for c in self.details]})
 
@@ -136,6 +137,5 @@ def _short(point: dict[str, Any]) -> str:
 
 
 def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    return str(v)
+    """A point's value in a reason: floats in full (shortest repr), so that the reason reproduces the point."""
+    return repr(v) if isinstance(v, float) else str(v)

@@ -25,8 +25,12 @@ RDP composes additively (Mironov 2017, Prop. 1): ε_total(α) = Σ_i count_i·ε
 in one batched pass per mechanism over the DISTINCT parameter tuples × orders (equal tuples are grouped and their
 counts added), and ``epsilon(delta)`` / ``delta(eps)`` convert with the BBG+20 Thm 21 / CKS20 Prop. 12
 formulas (fast/conversion.py) and a continuous order search: a grid that contains Opacus' default orders (so the
-answer is never above Opacus' at its own orders, up to the per-order RDP values) plus golden-section refinement.
-The reported ε is the objective at the order found, so it is a valid bound; ε ≥ 0 and δ ≤ 1 as in the reference.
+answer is never above Opacus' at its own orders, up to the per-order RDP values), extended above 10^4 or below
+1 + 10^-4 only where the best order is at an end, plus golden-section refinement: a bounded number of orders, at most
+len(GRID) + 88 (fast/conversion.py). The reported ε is the objective at the order found, so it is a valid bound;
+ε ≥ 0 and δ ≤ 1 as in the reference. ``get_epsilon``/``get_privacy_spent``/``epsilon``/``delta`` take δ (or ε) as a
+real number (a Python or numpy number, or a one-element tensor; strings, None and booleans are refused) and
+``alphas`` as None or a non-empty 1-D sequence of orders > 1; anything else is a DomainError naming the argument.
 
 SGM direction: the accountant uses the remove direction D_α(μ‖μ0), which MTZ19 Thm 5 proves is the larger one
 (the reference's ``base.sgm_rdp`` with direction="max" evaluates both and agrees; tests/spine/test_accountant.py
@@ -51,21 +55,22 @@ from typing import Iterable, NamedTuple, Sequence
 
 import torch
 
-from dpspec.reference.domains import ALPHA, DELTA, EPS, NOISE, SAMPLING_RATE, STEPS, Choice
+from dpspec.reference.domains import ALPHA, DELTA, EPS, NOISE, SAMPLING_RATE, STEPS, Choice, Real
 from dpspec.reference.errors import DomainError, ParameterError
 
 from . import mechanisms
 from ._torch import DTYPE, as_tensor, check, params
-from .conversion import bbg_objective, log_delta_objective, minimise_over_orders
+from .conversion import MAX_GOLDEN, bbg_objective, curve_values, log_delta_objective, minimise_over_orders
 from .base.sgm import sgm_rdp
 
 # Opacus 1.6.0 RDPAccountant.DEFAULT_ALPHAS (opacus/accountants/rdp.py): 1.1, 1.2, …, 10.9, 12, …, 63
 OPACUS_ALPHAS = tuple([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)))
-# The search grid: Opacus' default orders, every integer order 64…256 (exact binomial sums, cheap), orders close
-# to 1 (1 + 10^-4 … 1 + 10^-0.5) and an integer geometric tail up to 10^4.
-GRID = tuple(sorted(set(OPACUS_ALPHAS) | set(range(64, 257)) | {1 + 10 ** (-4 + i / 2) for i in range(8)}
-                    | {round(256 * (1e4 / 256) ** (i / 8)) for i in range(1, 9)}))
-GOLDEN_STEPS = 30  # golden-section steps on log(α − 1) inside the bracket of the best grid order (0.618^30 ≈ 5e-7)
+# The search grid (168 orders): Opacus' default orders, orders close to 1 (1 + 10^-4 … 1 + 10^-0.5) and an integer
+# geometric tail from 111 to 10^4 (about 4 per decade; integer orders take the SGM's exact binomial sums). The search
+# adds orders beyond either end only where the best order is there, then refines (fast/conversion.py).
+GRID = tuple(sorted(set(OPACUS_ALPHAS) | {1 + 10 ** (-4 + i / 2) for i in range(8)}
+                    | {round(63 * (1e4 / 63) ** (i / 9)) for i in range(1, 10)}))
+GOLDEN_STEPS = MAX_GOLDEN  # at most this many golden-section steps on log(α − 1) (until the bracket is < 1e-8)
 CHUNK = 1 << 13  # (parameter tuple, order) points evaluated at once (the SGM quadrature forms ~700 nodes per point)
 
 DIRECTIONS = Choice(("remove", "max"))
@@ -98,7 +103,38 @@ def _scalar(name: str, value, domain) -> float:
 
 
 def _count(name: str, value) -> int:
+    if isinstance(value, bool):  # True is an int to Python, not a step count
+        raise DomainError(name, value, STEPS.describe())
     return STEPS.check(name, value)
+
+
+def _real(name: str, value, domain) -> torch.Tensor:
+    """One real number (Python/numpy number or one-element tensor) checked against ``domain``, as a 0-d tensor."""
+    if value is None or isinstance(value, (str, bytes, bool, complex, list, tuple)):
+        raise DomainError(name, repr(value), f"a real number in {domain.describe()}")
+    t = as_tensor(value, name=name)
+    if t.numel() != 1:
+        raise DomainError(name, f"a value of shape {tuple(t.shape)}", f"one real number in {domain.describe()}")
+    return check(name, t.reshape(()), domain)
+
+
+def _alphas(alphas) -> torch.Tensor | None:
+    """None, or the given orders as a checked non-empty 1-D float64 tensor."""
+    if alphas is None:
+        return None
+    domain = "a non-empty 1-D sequence of orders > 1"
+    if isinstance(alphas, (str, bytes, bool)):
+        raise DomainError("alphas", repr(alphas), domain)
+    raw = alphas
+    if not (isinstance(alphas, (torch.Tensor, int, float)) or hasattr(alphas, "dtype")):
+        try:
+            raw = list(alphas)
+        except TypeError:
+            raise DomainError("alphas", alphas, domain) from None
+    orders = as_tensor(raw, name="alphas")
+    if orders.ndim != 1 or orders.numel() == 0:
+        raise DomainError("alphas", f"a value of shape {tuple(orders.shape)}", domain)
+    return check("alphas", orders, ALPHA)
 
 
 class Accountant:
@@ -265,14 +301,15 @@ class Accountant:
         alphas = as_tensor(alphas).to(device=self.device, dtype=DTYPE)
         return self._composed(alphas.reshape(-1), self._groups()).reshape(alphas.shape)
 
-    def _search(self, objective, alphas, target):
-        """(min value, argmin α) of objective(ε_total(α), α, target) over the given orders, or continuously."""
+    def _search(self, objective, orders, target):
+        """(min value, argmin α) of objective(ε_total(α), α, target) over the given (checked) orders, or
+        continuously."""
         groups = self._groups()
-        curve = lambda a: self._composed(a.reshape(-1), groups).reshape(a.shape)  # noqa: E731
-        if alphas is not None:
-            orders = as_tensor(alphas if isinstance(alphas, torch.Tensor) else list(alphas))
-            orders = orders.to(device=self.device, dtype=DTYPE)
-            orders = check("alphas", orders.reshape(-1), ALPHA)
+        composed = lambda a: self._composed(a.reshape(-1), groups).reshape(a.shape)  # noqa: E731
+        composed.__name__ = "the accountant's composed curve"
+        curve = lambda a: curve_values(composed, a)  # noqa: E731
+        if orders is not None:
+            orders = orders.to(device=self.device)
             values = objective(curve(orders), orders, target)
             values = torch.where(torch.isnan(values), torch.full_like(values, math.inf), values)
             i = int(torch.argmin(values))
@@ -285,10 +322,11 @@ class Accountant:
     def get_privacy_spent(self, *, delta: float, alphas: Sequence[float] | None = None) -> tuple[float, float]:
         """(ε, α*) for target δ (Opacus' signature): ε = max(0, F(α*)), F of BBG+20 Thm 21 / CKS20 Prop. 12.
         With nothing recorded: (0, nan)."""
-        d = check("delta", as_tensor(float(delta)).to(self.device), DELTA)
+        d = _real("delta", delta, DELTA).to(self.device)
+        orders = _alphas(alphas)
         if not len(self):
             return 0.0, math.nan
-        value, alpha = self._search(bbg_objective, alphas, d)
+        value, alpha = self._search(bbg_objective, orders, d)
         return max(0.0, float(value)), float(alpha)
 
     def get_epsilon(self, delta: float, alphas: Sequence[float] | None = None, **kwargs) -> float:
@@ -301,10 +339,11 @@ class Accountant:
 
     def delta(self, eps: float, alphas: Sequence[float] | None = None) -> float:
         """δ for target ε: min(1, min_α δ(α)), log δ(α) of CKS20 Prop. 12 (order searched)."""
-        e = check("eps", as_tensor(float(eps)).to(self.device), EPS)
+        e = _real("eps", eps, EPS).to(self.device)
+        orders = _alphas(alphas)
         if not len(self):
             return 0.0
-        value, _ = self._search(log_delta_objective, alphas, e)
+        value, _ = self._search(log_delta_objective, orders, e)
         return min(1.0, math.exp(float(value)))
 
     # -- state (Opacus' IAccountant format) ---------------------------------------------------------------
@@ -340,40 +379,89 @@ class Accountant:
 # ---------------------------------------------------------------------------------------------------------------
 # noise calibration
 
+# Arguments of calibrate_sigma: its relative precision, and how far below ``lo`` the bracket may be extended.
+RTOL = Real(1e-14, 1, lo_open=False, hi_open=True)
+LOWER_DECADES = 8
+
+
 def sgm_epsilon(sigma, q, steps, delta, direction: str = "remove") -> torch.Tensor:
     """ε(δ) of ``steps`` SGM steps at (q, σ), elementwise over the broadcast inputs (continuous order search
     over the accountant's grid)."""
+    direction = DIRECTIONS.check("direction", direction)
     sigma, q, steps, delta = params(sigma=(sigma, NOISE), q=(q, SAMPLING_RATE), steps=(steps, STEPS),
                                     delta=(delta, DELTA))
     shape = sigma.shape
     s, qq, n, d = (t.reshape(-1, 1) for t in (sigma, q, steps, delta))
     grid = torch.tensor(GRID, dtype=sigma.dtype, device=sigma.device)
+    curve = lambda a: sgm_rdp(a, qq, s, direction=direction)  # noqa: E731
+    curve.__name__ = "base.sgm_rdp"
     value, _ = minimise_over_orders(
-        lambda a: bbg_objective(n * sgm_rdp(a, qq, s, direction=direction), a, d), (s.shape[0],), grid,
+        lambda a: bbg_objective(n * curve_values(curve, a), a, d), (s.shape[0],), grid,
         grid=grid, golden_steps=GOLDEN_STEPS)
     return torch.clamp(value, min=0.0).reshape(shape)
 
 
+def _number(name: str, value, domain) -> float:
+    """A Python/numpy number (or 0-d tensor) checked against ``domain``."""
+    if value is None or isinstance(value, (str, bytes, bool, complex, list, tuple)):
+        raise DomainError(name, repr(value), f"a real number in {domain.describe()}")
+    return float(_real(name, value, domain))
+
+
 def calibrate_sigma(target_eps, delta, q, steps, *, rtol: float = 1e-6, lo: float = 0.05, hi: float = 1e3,
                     direction: str = "remove") -> torch.Tensor:
-    """The smallest σ (to relative precision ``rtol``) with ε(δ) ≤ target_eps after ``steps`` SGM steps at rate q,
-    elementwise over the broadcast inputs: bisection in log σ on [lo, hi], all targets at once.
+    """The smallest noise multiplier σ, to relative precision ``rtol``, whose ε(δ) after ``steps`` SGM steps at rate
+    q is ≤ target_eps (``sgm_epsilon``), elementwise over the broadcast inputs (target_eps, delta, q, steps).
 
-    The returned σ* has ε(σ*) ≤ target_eps (evaluated, not interpolated) and ε(σ*·(1 − rtol)) > target_eps.
-    DomainError when a target is unreachable with σ ≤ hi."""
+    ε(σ) is non-increasing in σ (data processing: N(·, σ'²) is N(·, σ²) plus independent noise, for both neighbouring
+    distributions; the conversion is monotone in the RDP), so {σ : ε(σ) ≤ target} = [σ*, ∞), and σ* is bracketed
+    and bisected in log σ:
+    * ``hi`` is the largest σ accepted: if ε(hi) > target_eps, DomainError on target_eps (unreachable with σ ≤ hi);
+    * if ``lo`` already meets the target, the bracket is extended downwards a decade at a time (at most
+      LOWER_DECADES = 8 decades); if σ = lo·1e-8 still meets it, DomainError on target_eps saying that every σ ≥ that
+      bound meets it (pass a smaller ``lo``): a bracket end is never returned as the answer;
+    * bisection keeps ε(σ_hi) ≤ target_eps < ε(σ_lo) and stops when σ_hi/σ_lo ≤ 1 + rtol/2, after at most
+      ⌈log2(log(σ_hi/σ_lo)/log1p(rtol/2))⌉ steps (≤ 61 for any bracket of doubles and rtol ≥ 1e-14).
+    The returned σ* = σ_hi has ε(σ*) ≤ target_eps (evaluated, not interpolated) and ε(σ*·(1 − rtol)) > target_eps
+    (σ*·(1 − rtol) < σ_lo). Arguments: target_eps ≥ 0, δ ∈ (0, 1), q ∈ (0, 1], steps an integer ≥ 1 (numbers or
+    tensors); rtol ∈ [1e-14, 1), 0 < lo < hi < inf (numbers); direction "remove" or "max". Anything else is a
+    DomainError naming the argument."""
+    direction = DIRECTIONS.check("direction", direction)
+    rtol = _number("rtol", rtol, RTOL)
+    lo, hi = _number("lo", lo, NOISE), _number("hi", hi, NOISE)
+    if not lo < hi:
+        raise DomainError("hi", hi, f"(lo, inf) = ({lo:g}, inf)")
     target, delta, q, steps = params(target_eps=(target_eps, EPS), delta=(delta, DELTA), q=(q, SAMPLING_RATE),
                                      steps=(steps, STEPS))
+    eps_at = lambda log_sigma: sgm_epsilon(torch.exp(log_sigma), q, steps, delta, direction)  # noqa: E731
     log_lo = torch.full_like(target, math.log(lo))
     log_hi = torch.full_like(target, math.log(hi))
-    eps_hi = sgm_epsilon(torch.exp(log_hi), q, steps, delta, direction)
-    if bool((eps_hi > target).any()):
-        bad = target[eps_hi > target].flatten()[0].item()
+    unreachable = eps_at(log_hi) > target
+    if bool(unreachable.any()):
+        bad = target[unreachable].flatten()[0].item()
         raise DomainError("target_eps", bad, f"reachable with sigma <= {hi:g} at these q, steps, delta")
-    below = sgm_epsilon(torch.exp(log_lo), q, steps, delta, direction) <= target
-    log_hi = torch.where(below, log_lo, log_hi)  # already feasible at lo: report lo
-    # invariant: ε(e^log_hi) ≤ target < ε(e^log_lo); stop when e^(log_hi − log_lo) − 1 < rtol/2
-    while bool(((log_hi - log_lo > math.log1p(rtol / 2)) & ~below).any()):
+    met = eps_at(log_lo) <= target  # lo meets the target: σ* lies below lo, extend the bracket downwards
+    for decades in range(1, LOWER_DECADES + 1):
+        if not bool(met.any()):
+            break
+        log_hi = torch.where(met, log_lo, log_hi)
+        log_lo = torch.where(met, log_lo - math.log(10), log_lo)
+        met = met & (eps_at(log_lo) <= target)
+    if bool(met.any()):
+        bad = target[met].flatten()[0].item()
+        floor = lo * 10.0 ** -LOWER_DECADES
+        raise DomainError("target_eps", bad, f"targets missed by some sigma >= {floor:g} (every sigma >= {floor:g} "
+                                             "meets this one at these q, steps, delta: the smallest such sigma lies "
+                                             "below; pass a smaller lo)")
+    # invariant: ε(e^log_hi) ≤ target < ε(e^log_lo); stop when e^(log_hi − log_lo) ≤ 1 + rtol/2
+    stop = math.log1p(rtol / 2)
+    width = float((log_hi - log_lo).max()) if log_hi.numel() else 0.0
+    for _ in range(math.ceil(math.log2(width / stop)) + 1 if width > stop else 0):  # the bound on the steps
+        active = (log_hi - log_lo) > stop
+        if not bool(active.any()):
+            break
         mid = (log_lo + log_hi) / 2
-        ok = sgm_epsilon(torch.exp(mid), q, steps, delta, direction) <= target
-        log_hi, log_lo = torch.where(ok, mid, log_hi), torch.where(ok, log_lo, mid)
+        ok = eps_at(mid) <= target
+        log_hi = torch.where(active & ok, mid, log_hi)
+        log_lo = torch.where(active & ~ok, mid, log_lo)
     return torch.exp(log_hi)

@@ -73,7 +73,7 @@ class Integer:
     sample_hi: int | None = None
 
     def describe(self) -> str:
-        return f"integers in [{self.lo}, {'inf' if self.hi == math.inf else int(self.hi)}]"
+        return f"integers in [{self.lo}, {'inf)' if self.hi == math.inf else str(int(self.hi)) + ']'}"
 
     def contains(self, x: Any) -> bool:
         if _is_nan(x):
@@ -211,8 +211,8 @@ class ConditionSpec:
 def _show(x: Any) -> Any:
     """A short, printable form of a value for error messages."""
     try:
-        if isinstance(x, (int, float, str)):
-            return x
+        if isinstance(x, (int, float, str)) or type(x).__name__ == "mpf":
+            return x  # DomainError formats numbers compactly (errors.format_value), exponent kept
         return str(x)[:40]
     except Exception:  # pragma: no cover
         return "<value>"

@@ -6,6 +6,9 @@
 * Black-box mechanisms (mechanisms.py): empirical lower bounds on ε from samples of a callable on two neighbouring
   datasets, and empirical f-DP trade-off points with simultaneous bands.
 * Reports (report.py): terminal table, JSON, Markdown.
+* Isolation (isolation.py): each peer claim runs in a time-limited child process, its warnings, logs and
+  prints captured into the report; loading.py resolves MODULE:OBJECT (your own mechanism or accountant)
+  from the current directory first.
 
 The peers are imported lazily inside the adapters; dpspec itself never needs them.
 """

@@ -20,20 +20,24 @@ Verdicts (one per accountant × setting):
 The property checks that would have caught the known bugs (notes §3, item 3) are run on every claim and listed in
 ``evidence.checks``: ε ≥ 0 and non-increasing in δ; RDP finite, ≥ 0, non-decreasing in α, (α−1)ρ(α) convex; the
 sensitivity of ε to the order grid (dense re-run) and an optimum at the edge of the grid.
+
+Bounded work: each claim runs in a child process killed after ``timeout`` seconds (isolation.py; a peer that does
+not answer in time is an ``error`` row), with its warnings, log records and prints captured into
+``evidence.peer_output`` (count and distinct messages) instead of the terminal; the Monte Carlo truth is skipped
+(with the reason) when it would need more than ``MAX_MC_DRAWS`` composed per-step draws per direction.
 """
 from __future__ import annotations
 
 import functools
 import math
 import statistics
-import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from dpspec.reference.precision import jsonable
 
 from . import adapters as _adapters
-from . import montecarlo, reference
+from . import isolation, montecarlo, reference
 from .settings import SETTINGS, Setting, get_setting
 
 VERDICTS = ("consistent", "loose", "violation", "error")
@@ -45,6 +49,9 @@ MONO_TOL = 1e-9
 DEFAULT_SAMPLES = 3000
 DEFAULT_CONFIDENCE = 0.999
 SPREAD_ORDERS = (1.5, 2.0, 3.0, 4.0, 5.0, 8.0, 16.0, 32.0, 63.0, 64.0)
+PEER_TIMEOUT = 300.0  # seconds one claim may take (the slowest matrix claim measured: opacus.prv at high_eps_b3,
+#                      about 100 s on 2 busy cores)
+MAX_MC_DRAWS = 2 * 10**8  # samples × steps per direction (the headline setting needs 3·10⁷, ~10 s per direction)
 OPTIMISE_ORDER = True  # the reference RDP-derived ε at the optimal α (base.rdp_to_dp, seconds per setting); False:
 #                        at the best integer order ≤ 256 (quicker; the verdict tests use it)
 
@@ -187,20 +194,40 @@ class _Partial:
     claim: _adapters.Claim | None
     error: str
     seconds: float
+    output: isolation.Captured = field(default_factory=isolation.Captured)
 
 
-def run_claim(adapter: _adapters.Adapter, setting: Setting) -> _Partial:
+def _preimport(adapter: _adapters.Adapter) -> isolation.Captured:
+    """Import the peer library here (once, captured), so that the forked claims do not import it again."""
+    import importlib
+    import sys
+
+    if not adapter.module or adapter.module in sys.modules:
+        return isolation.Captured()
+    with isolation.capture() as out:
+        try:
+            importlib.import_module(adapter.module)
+        except Exception:  # the claim imports it again and reports the failure in its row
+            pass
+    return out
+
+
+def run_claim(adapter: _adapters.Adapter, setting: Setting, timeout: float | None = PEER_TIMEOUT) -> _Partial:
+    """The accountant's claim at ``setting``, in a child process limited to ``timeout`` seconds (None: in this
+    process, no limit), its output captured."""
     version = adapter.version()
-    t0 = time.perf_counter()
     if version == "not installed":
         return _Partial(adapter, setting, version, None, f"library {adapter.library} is not installed", 0.0)
     deltas = [setting.delta, setting.delta / 10]
-    try:
-        claim = adapter.claim(setting, deltas)
-    except Exception as exc:  # a peer that raises is a finding, not a crash
-        return _Partial(adapter, setting, version, None, f"raised {type(exc).__name__}: {exc}"[:500],
-                        time.perf_counter() - t0)
-    return _Partial(adapter, setting, version, claim, "", time.perf_counter() - t0)
+    output = _preimport(adapter)
+    outcome = isolation.run_limited(adapter.claim, setting, deltas, timeout=timeout)
+    output.extend(outcome.captured)
+    claim, error = outcome.value, outcome.error
+    if not error and not isinstance(claim, _adapters.Claim):
+        claim, error = None, f"returned {type(claim).__name__}, not a Claim"
+    if error:  # a peer that raises or does not answer is a finding, not a crash
+        return _Partial(adapter, setting, version, None, error[:500], outcome.seconds, output)
+    return _Partial(adapter, setting, version, claim, "", outcome.seconds, output)
 
 
 def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_reason: str = "",
@@ -208,7 +235,7 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
     a, s = p.adapter, p.setting
     base = dict(library=a.library, version=p.version, accountant=a.name, setting=s.to_json(),
                 is_bound=a.is_bound, semantics={"accountant_class": a.accountant, **a.semantics})
-    evidence: dict[str, Any] = {"command": command}
+    evidence: dict[str, Any] = {"command": command, "peer_output": p.output.to_json()}
     if p.claim is None:
         return AuditResult(claimed=None, reference=None, mc_interval=None, verdict="error", evidence=evidence,
                            reason=p.error, seconds=p.seconds, **base)
@@ -292,22 +319,47 @@ def _truth_for(setting: Setting, claims: Iterable[float], samples: int, seed: in
     eps = [e for e in claims if math.isfinite(e) and e >= 0]
     if not eps:
         return None, "no finite, non-negative claim to evaluate"
+    if samples * setting.steps > MAX_MC_DRAWS:
+        return None, (f"samples × steps = {samples * setting.steps:.3g} composed draws per direction exceed the "
+                      f"budget MAX_MC_DRAWS = {MAX_MC_DRAWS:.3g} (fewer --samples, or --no-mc)")
     eps_ref = statistics.median(eps)  # proposals are tuned before sampling, from the claims only
-    return montecarlo.sgm_truth(setting.q, setting.sigma, setting.steps, eps_ref, samples=samples, seed=seed), ""
+    try:
+        return montecarlo.sgm_truth(setting.q, setting.sigma, setting.steps, eps_ref, samples=samples, seed=seed,
+                                    max_draws=MAX_MC_DRAWS), ""
+    except (ValueError, ArithmeticError) as exc:  # over the budget, or the reference refused (PrecisionError)
+        return None, f"Monte Carlo truth unavailable: {type(exc).__name__}: {exc}"
 
 
 def command_for(name: str, setting: Setting, samples: int, seed: int, confidence: float) -> str:
-    return (f"dpspec audit accountant {name} --setting {setting.name} --samples {samples} --seed {seed} "
-            f"--confidence {confidence}")
+    """The command that reproduces one row (a setting outside the fixed matrix by its four numbers)."""
+    known = any(s == setting for s in SETTINGS)
+    where = f"--setting {setting.name}" if known else \
+        f"--q {setting.q!r} --sigma {setting.sigma!r} --steps {setting.steps} --delta {setting.delta!r}"
+    return f"dpspec audit accountant {name} {where} --samples {samples} --seed {seed} --confidence {confidence}"
+
+
+def check_run_options(samples: int, seed: int, confidence: float, timeout: float | None) -> None:
+    """Refuse bad run options before any claim runs, naming the option (DomainError)."""
+    from dpspec.reference.domains import Integer, Real
+    from dpspec.reference.errors import DomainError
+
+    for name, value, lo in (("samples", samples, 2), ("seed", seed, 0)):
+        if isinstance(value, bool) or not Integer(lo).contains(value):
+            raise DomainError(name, value, Integer(lo).describe())
+    Real(0, 1).check("confidence", confidence)
+    if timeout is not None:
+        Real(0, math.inf).check("timeout", timeout)
 
 
 def audit_accountant(name: str, setting: Setting | str = "headline", *, samples: int = DEFAULT_SAMPLES,
                      seed: int = 0, confidence: float = DEFAULT_CONFIDENCE, adapter: _adapters.Adapter | None = None,
-                     mc: bool = True) -> AuditResult:
-    """Audit one accountant at one setting. ``adapter`` overrides the registry (e.g. a user's own accountant)."""
+                     mc: bool = True, timeout: float | None = PEER_TIMEOUT) -> AuditResult:
+    """Audit one accountant at one setting. ``adapter`` overrides the registry (e.g. a user's own accountant;
+    ``name`` may also be ``module:object``, see adapters.py); the claim runs under ``timeout`` seconds."""
+    check_run_options(samples, seed, confidence, timeout)
     setting = get_setting(setting) if isinstance(setting, str) else setting
     ad = adapter or _adapters.get_adapter(name)
-    p = run_claim(ad, setting)
+    p = run_claim(ad, setting, timeout)
     truth, why = (None, "Monte Carlo disabled") if not mc else \
         _truth_for(setting, [p.claim.epsilon] if p.claim else [], samples, seed)
     return judge(p, truth, confidence, why, command_for(ad.name, setting, samples, seed, confidence))
@@ -315,9 +367,11 @@ def audit_accountant(name: str, setting: Setting | str = "headline", *, samples:
 
 def audit_all(names: Iterable[str] | None = None, settings: Iterable[Setting] | None = None, *,
               samples: int = DEFAULT_SAMPLES, seed: int = 0, confidence: float = DEFAULT_CONFIDENCE,
-              mc: bool = True, progress=None) -> list[AuditResult]:
+              mc: bool = True, progress=None, timeout: float | None = PEER_TIMEOUT) -> list[AuditResult]:
     """The matrix: every accountant × every setting. The Monte Carlo truth is sampled once per setting (tuned at
-    the median claim) and shared by its rows; ``progress(message)`` is called as the run advances."""
+    the median claim) and shared by its rows; ``progress(message)`` is called as the run advances; each claim
+    runs under ``timeout`` seconds."""
+    check_run_options(samples, seed, confidence, timeout)
     ads = [_adapters.get_adapter(n) for n in (names or _adapters.ADAPTERS)]
     results: list[AuditResult] = []
     for s in (settings or SETTINGS):
@@ -325,7 +379,7 @@ def audit_all(names: Iterable[str] | None = None, settings: Iterable[Setting] | 
         for ad in ads:
             if progress:
                 progress(f"{s.name}: {ad.name}")
-            partials.append(run_claim(ad, s))
+            partials.append(run_claim(ad, s, timeout))
         claims = [p.claim.epsilon for p in partials if p.claim is not None]
         if progress and mc and s.mc:
             progress(f"{s.name}: Monte Carlo truth")

@@ -7,11 +7,19 @@ computes at its orders. Every adapter records the library, its installed version
 
 An adapter whose library is missing, or whose accountant raises, is reported by the caller as an ``error`` row
 with the reason, never as a crash.
+
+Your own accountant: ``get_adapter("mymodule:obj")`` (and ``dpspec audit accountant mymodule:obj``) loads ``obj``
+from ``mymodule`` (the current directory searched first). ``obj`` is either an :class:`Adapter` (every field
+below; ``conversion`` names the RDP→DP conversion when ``run`` reports RDP values, so that they are checked
+against the exact RDP) or a callable ``obj(setting, deltas)`` returning a :class:`Claim`, a mapping
+``{δ: ε}`` over ``deltas`` or a number (ε at ``setting.delta``); a callable may carry the attributes ``is_bound``
+(default True), ``semantics`` (a dict) and ``conversion``.
 """
 from __future__ import annotations
 
 import importlib.metadata
-import warnings
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -42,17 +50,20 @@ class Adapter:
     semantics: dict[str, Any]
     run: Callable[[Setting, list[float]], Claim]
     conversion: str | None = None  # the RDP→DP conversion an RDP accountant uses (reference.CONVERSIONS)
+    module: str | None = None  # the library's import name, imported before the (isolated) claim runs
+    version_text: str | None = None  # the version when ``library`` is not an installed distribution (own code)
 
     def version(self) -> str:
+        if self.version_text is not None:
+            return self.version_text
         try:
             return importlib.metadata.version(self.library)
         except importlib.metadata.PackageNotFoundError:
             return "not installed"
 
     def claim(self, setting: Setting, deltas: list[float]) -> Claim:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # peers warn freely (optimal order at the grid edge, CLT, ...)
-            return self.run(setting, deltas)
+        """Run the accountant (warnings and prints are captured by the caller: accountants.run_claim)."""
+        return self.run(setting, deltas)
 
 
 def _sem(direction: str, grid: str, **more: Any) -> dict[str, Any]:
@@ -178,36 +189,78 @@ def _prv_accountant(s: Setting, deltas: list[float]) -> Claim:
 ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
     Adapter("opacus.rdp", "opacus", "opacus.accountants.RDPAccountant (analysis.rdp.compute_rdp)", True,
             _sem("both (MTZ19 remove direction, which dominates)", "DEFAULT_ALPHAS 1.1…10.9 step 0.1, 12…63",
-                 conversion="Balle et al. 2020 Thm 21, no KL fallback, no clamp"), _opacus_rdp, "bbghs"),
+                 conversion="Balle et al. 2020 Thm 21, no KL fallback, no clamp"), _opacus_rdp, "bbghs", "opacus"),
     Adapter("opacus.prv", "opacus", "opacus.accountants.PRVAccountant", True,
             _sem("remove only (PoissonSubsampledGaussianPRV)", "eps_error=0.01, delta_error=δ/1000",
-                 reports="eps_upper"), _opacus_prv),
+                 reports="eps_upper"), _opacus_prv, module="opacus"),
     Adapter("opacus.gdp", "opacus", "opacus.accountants.GaussianAccountant (poisson=True)", False,
             _sem("n/a (CLT: μ = q√(T(e^{1/σ²}−1)))", "none", approximation="GDP central limit theorem, "
-                 "Bu, Dong, Long & Su 2020; not a bound"), _opacus_gdp),
+                 "Bu, Dong, Long & Su 2020; not a bound"), _opacus_gdp, module="opacus"),
     Adapter("dp_accounting.rdp", "dp-accounting", "dp_accounting.rdp.RdpAccountant", True,
             _sem("both (max)", "default orders 1.1…10.9, 11…63, 128, 256, 512, 1024",
-                 conversion="CKS20 Prop. 12 + KL fallback, ε clamped ≥ 0"), _dpa_rdp, "bbghs"),
+                 conversion="CKS20 Prop. 12 + KL fallback, ε clamped ≥ 0"), _dpa_rdp, "bbghs", "dp_accounting"),
     Adapter("dp_accounting.pld", "dp-accounting", "dp_accounting.pld.PLDAccountant", True,
             _sem("both (add and remove PMFs, max)", "value_discretization_interval=1e-4, pessimistic"),
-            _dpa_pld),
+            _dpa_pld, module="dp_accounting"),
     Adapter("autodp.rdp", "autodp", "autodp.mechanism_zoo.NoisySGD_Mechanism", True,
             _sem("remove (Zhu–Wang 2019 tight Poisson bound)", "integer α exact, fractional by CGF interpolation; α optimised "
                  "internally (no order reported: the reference is the best of the orders 1.5…64 compared)",
-                 conversion="BBGHS"), _autodp_noisysgd, "bbghs"),
+                 conversion="BBGHS"), _autodp_noisysgd, "bbghs", "autodp"),
     Adapter("autodp.general_poisson", "autodp",
             "autodp.rdp_acct.anaRDPacct.compose_poisson_subsampled_mechanisms1", True,
             _sem("both (mechanism-agnostic Zhu–Wang 2019 general Poisson bound)", "α optimised continuously",
-                 conversion="Mironov 2017 Prop. 3"), _autodp_general, "mironov"),
+                 conversion="Mironov 2017 Prop. 3"), _autodp_general, "mironov", "autodp"),
     Adapter("prv_accountant", "prv-accountant", "prv_accountant.PRVAccountant", True,
             _sem("remove only (PoissonSubsampledGaussianMechanism)",
-                 f"eps_error={PRV_EPS_ERROR}, delta_error=δ/1000", reports="eps_upper"), _prv_accountant),
+                 f"eps_error={PRV_EPS_ERROR}, delta_error=δ/1000", reports="eps_upper"), _prv_accountant,
+            module="prv_accountant"),
 )}
 
 
 def get_adapter(name: str) -> Adapter:
+    """A registered adapter by name, or your own as ``module:object`` (module docstring)."""
+    if ":" in name:
+        return load_adapter(name)
     try:
         return ADAPTERS[name]
     except KeyError:
-        raise KeyError(f"unknown accountant {name!r}; known: {', '.join(ADAPTERS)}") from None
+        raise KeyError(f"unknown accountant {name!r}; known: {', '.join(ADAPTERS)}, or MODULE:OBJECT for your "
+                       "own") from None
+
+
+def _claim_of(spec: str, fn: Callable) -> Callable[[Setting, list[float]], Claim]:
+    def run(setting: Setting, deltas: list[float]) -> Claim:
+        out = fn(setting, deltas)
+        if isinstance(out, Claim):
+            return out
+        if isinstance(out, Mapping):
+            eps_at = {float(d): float(e) for d, e in out.items()}
+            if float(deltas[0]) not in eps_at:
+                raise TypeError(f"{spec} returned a mapping without δ = {deltas[0]:g} (the setting's δ)")
+            return Claim(eps_at[float(deltas[0])], eps_at=eps_at)
+        if not isinstance(out, bool) and hasattr(out, "__float__"):  # int, float, numpy/torch scalars, mpf
+            eps = float(out)
+            return Claim(eps, eps_at={deltas[0]: eps})
+        raise TypeError(f"{spec} returned {type(out).__name__}; expected a Claim, a mapping {{δ: ε}} or a number")
+
+    return run
+
+
+def load_adapter(spec: str) -> Adapter:
+    """Your own accountant from ``module:object`` (module docstring)."""
+    from .loading import load_object
+
+    obj = load_object(spec, "OBJECT")
+    if isinstance(obj, Adapter):
+        return obj
+    if not callable(obj):
+        raise TypeError(f"{spec} is neither an Adapter nor a callable (setting, deltas) -> Claim | {{δ: ε}} | ε")
+    module = spec.partition(":")[0].strip()
+    version = getattr(sys.modules.get(module), "__version__", None)
+    semantics = getattr(obj, "semantics", None)
+    is_bound = getattr(obj, "is_bound", True)
+    return Adapter(spec, module.split(".")[0], spec, bool(is_bound),
+                   dict(semantics) if isinstance(semantics, Mapping) else {"declared": "by the caller's own code"},
+                   _claim_of(spec, obj), getattr(obj, "conversion", None),
+                   version_text=str(version) if version is not None else "own code")
 

@@ -26,7 +26,6 @@ The callable takes ``(dataset)`` or ``(dataset, rng)``; with the second form it 
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 import math
 from dataclasses import asdict, dataclass, field
@@ -69,16 +68,40 @@ def dkw_halfwidth(n: int, beta: float) -> float:
 
 
 def load_callable(spec: str) -> Callable:
-    """``module:callable`` (e.g. ``mypkg.mech:release``)."""
-    module, sep, name = spec.partition(":")
-    if not sep or not module or not name:
-        raise ValueError(f"expected MODULE:CALLABLE, got {spec!r}")
-    obj = importlib.import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
+    """``module:callable`` (e.g. ``mypkg.mech:release``), the module searched in the current directory first
+    (loading.load_object)."""
+    from .loading import load_object
+
+    obj = load_object(spec, "CALLABLE")
     if not callable(obj):
         raise TypeError(f"{spec} is not callable")
     return obj
+
+
+def check_options(*, claim_eps: float | None = None, claim_delta: float | None = None, mu: float | None = None,
+                  confidence: float | None = None, seed: int | None = None, family: str | None = None,
+                  n_select: int | None = None, n_estimate: int | None = None) -> None:
+    """Refuse a bad option before any sampling, with a DomainError naming it: ε and μ finite and ≥ 0, δ in
+    [0, 1), confidence in (0, 1), seed an integer ≥ 0, sample sizes integers ≥ 2 (None: not given)."""
+    from dpspec.reference.domains import Choice, Integer, Real
+    from dpspec.reference.errors import DomainError
+
+    def integer(name: str, value, lo: int) -> None:
+        if value is not None and (isinstance(value, bool) or not Integer(lo).contains(value)):
+            raise DomainError(name, value, Integer(lo).describe())
+
+    checks = (("claim_eps", claim_eps, Real(0, math.inf, lo_open=False)),
+              ("claim_delta", claim_delta, Real(0, 1, lo_open=False, hi_open=True)),
+              ("mu", mu, Real(0, math.inf, lo_open=False)),
+              ("confidence", confidence, Real(0, 1)))
+    for name, value, domain in checks:
+        if value is not None:
+            domain.check(name, value)
+    integer("seed", seed, 0)
+    integer("n_select", n_select, 2)
+    integer("n_estimate", n_estimate, 2)
+    if family is not None:
+        Choice(tuple(f for f in FAMILIES if f)).check("family", family)
 
 
 def _takes_rng(fn: Callable) -> bool:
@@ -162,8 +185,8 @@ def audit_mechanism(mechanism: Callable, d0: Any, d1: Any, claim_eps: float, cla
                     family: str | None = None, n_select: int = 4000, n_estimate: int = 10000,
                     confidence: float = 0.95, seed: int = 0) -> MechanismAudit:
     """Empirical lower bound on ε(δ = claim_delta) of ``mechanism`` on the neighbours (d0, d1), and a verdict."""
-    if claim_eps < 0 or not 0 <= claim_delta < 1:
-        raise ValueError("need claim_eps ≥ 0 and 0 ≤ claim_delta < 1")
+    check_options(claim_eps=claim_eps, claim_delta=claim_delta, confidence=confidence, seed=seed, family=family,
+                  n_select=n_select, n_estimate=n_estimate)
     beta = 1 - confidence
     rng_sel, rng_est = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
     x0, x1 = sample_outputs(mechanism, d0, n_select, rng_sel), sample_outputs(mechanism, d1, n_select, rng_sel)
@@ -209,7 +232,8 @@ class TradeoffAudit:
 
 
 def gaussian_tradeoff(mu: float) -> Callable[[float], float]:
-    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth & Su 2022, Def. 2.7)."""
+    """G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth & Su 2022, Def. 2.7), μ finite and ≥ 0."""
+    check_options(mu=mu)
     return lambda a: float(stats.norm.cdf(stats.norm.ppf(1 - a) - mu))
 
 
@@ -217,6 +241,7 @@ def audit_tradeoff(mechanism: Callable, d0: Any, d1: Any, f: Callable[[float], f
                    family: str | None = None, n_select: int = 1000, n_estimate: int = 4000,
                    confidence: float = 0.95, seed: int = 0, n_points: int = 41) -> TradeoffAudit:
     """Check the claim T(M(d0), M(d1)) ≥ f and T(M(d1), M(d0)) ≥ f with simultaneous DKW bands."""
+    check_options(confidence=confidence, seed=seed, family=family, n_select=n_select, n_estimate=n_estimate)
     beta = 1 - confidence
     rng_sel, rng_est = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
     x0, x1 = sample_outputs(mechanism, d0, n_select, rng_sel), sample_outputs(mechanism, d1, n_select, rng_sel)

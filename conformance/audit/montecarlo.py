@@ -42,6 +42,9 @@ from . import reference
 
 DIRECTIONS = ("remove", "add")
 MAX_TILT_ORDER = 256
+MIN_ACCEPTANCE = 1e-3  # the add direction's rejection sampler: λ is chosen among those accepting ≥ 0.1 % of draws
+#                        (the B9 setting's best λ accepts 0.2 %)
+PROPOSAL_CHUNK = 1 << 22  # at most this many N(0, σ²) proposals are drawn at once
 
 
 def _log_c(lam: float) -> float:
@@ -121,18 +124,35 @@ class AddTilt:
         """c = −log(1 − q) ≥ ℓ'(o) for every o (the add loss is bounded above)."""
         return -math.log1p(-self.q)
 
+    def log_acceptance(self) -> float:
+        """log P(accept) = log E_{N(0,σ²)}[e^{λ(ℓ'−c)}] = log Z_λ − λc (log Z_λ from base.sgm_rdp)."""
+        return float(reference.log_z_add(self.lam, self.q, self.sigma)) - self.lam * self.cap
+
     def log_bound(self, eps: float) -> float:
         return self.steps * float(reference.log_z_add(self.lam, self.q, self.sigma)) - self.lam * eps \
             - _log_c(self.lam)
 
     def pair(self) -> _Pair:
         q, s, lam, cap = self.q, self.sigma, self.lam, self.cap
+        acceptance = math.exp(self.log_acceptance())
+        if not acceptance >= MIN_ACCEPTANCE / 10:
+            raise ValueError(f"add-direction proposal λ={lam:g} accepts {acceptance:.3g} of its draws (below "
+                             f"{MIN_ACCEPTANCE / 10:g}): no bounded-work sampler")
 
         def draw(rng, n):
-            """Rejection sampling from N(0,σ²) with acceptance e^{λ(ℓ'(o) − c)} ≤ 1: exact draws from R."""
-            out, have = np.empty(n), 0
+            """Rejection sampling from N(0,σ²) with acceptance e^{λ(ℓ'(o) − c)} ≤ 1: exact draws from R. Each round
+            proposes about 1.2·(missing)/acceptance points, so the expected number of rounds is small; more
+            than 100 times the expected proposals means the acceptance is not what log Z_λ says (an error,
+            never an endless loop)."""
+            out, have, proposed = np.empty(n), 0, 0
+            limit = 100 * n / acceptance + 10**5
             while have < n:
-                o = s * rng.standard_normal(2 * (n - have) + 16)
+                if proposed > limit:
+                    raise FloatingPointError(f"add-direction rejection sampler: {have} of {n} accepted after "
+                                             f"{proposed} proposals (expected acceptance {acceptance:.3g})")
+                m = int(min(PROPOSAL_CHUNK, 1.2 * (n - have) / acceptance + 16))
+                o = s * rng.standard_normal(m)
+                proposed += m
                 o = o[np.log(rng.random(o.size)) < lam * (-_remove_loss(o, q, s) - cap)]
                 take = min(o.size, n - have)
                 out[have:have + take] = o[:take]
@@ -157,17 +177,25 @@ def choose_remove(q: float, sigma: float, steps: int, eps_ref: float) -> RemoveT
 
 
 def choose_add(q: float, sigma: float, steps: int, eps_ref: float) -> AddTilt:
-    """λ minimising the bound at ε_ref, on a grid, with log Z_λ from a float quadrature (only the choice)."""
+    """λ minimising the bound at ε_ref, on a grid, with log Z_λ from a float quadrature (only the choice), among
+    the λ whose rejection sampler accepts at least MIN_ACCEPTANCE of its proposals (log Z_λ − λc; the acceptance
+    falls with λ, so the grid's smallest λ is the fallback). Without that floor a valid setting could pick an
+    acceptance of 8e-27 (q = 0.5, σ = 100, T = 10, ε_ref = 0.01: λ ≈ 87) and the sampler never finished; any
+    λ gives valid intervals, this one narrow ones at bounded work."""
     o = np.linspace(-12 * sigma, 12 * sigma, 4001)
     log_phi = -0.5 * (o / sigma) ** 2 - math.log(sigma * math.sqrt(2 * math.pi))
     loss = -_remove_loss(o, q, sigma)
+    cap = -math.log1p(-q)
+    lams = np.geomspace(0.05, 200, 160)
     best = None
-    for lam in np.geomspace(0.05, 200, 160):
+    for lam in lams:
         log_z = float(np.log(np.trapezoid(np.exp(log_phi + lam * loss), o)))
+        if log_z - lam * cap < math.log(MIN_ACCEPTANCE):
+            continue
         b = steps * log_z - lam * eps_ref - _log_c(float(lam))
         if best is None or b < best[0]:
             best = (b, float(lam))
-    return AddTilt(q, sigma, steps, round(best[1], 6))
+    return AddTilt(q, sigma, steps, round(best[1] if best else float(lams[0]), 6))
 
 
 @dataclass
@@ -230,10 +258,15 @@ class SgmTruth:
 
 
 def sgm_truth(q: float, sigma: float, steps: int, eps_ref: float, samples: int = 4000, seed: int = 0,
-              method: str = "betting", directions: tuple[str, ...] = DIRECTIONS) -> SgmTruth:
-    """Sample the composed losses of both directions (proposals tuned at ``eps_ref``)."""
+              method: str = "betting", directions: tuple[str, ...] = DIRECTIONS,
+              max_draws: float | None = None) -> SgmTruth:
+    """Sample the composed losses of both directions (proposals tuned at ``eps_ref``). ``max_draws``: refuse
+    (ValueError, before sampling) when a direction needs more per-step draws than this: samples × steps for the
+    remove direction, samples × steps / acceptance proposals for the add direction's rejection sampler."""
     if not 0 < q < 1:
         raise ValueError(f"q={q}: the Monte Carlo truth needs 0 < q < 1")
+    if max_draws is not None and samples * steps > max_draws:
+        raise ValueError(f"samples × steps = {samples * steps:.3g} draws exceed max_draws = {max_draws:.3g}")
     out: dict[str, DirectionTruth] = {}
     for i, d in enumerate(directions):
         child_seed = seed * 2 + i
@@ -243,6 +276,10 @@ def sgm_truth(q: float, sigma: float, steps: int, eps_ref: float, samples: int =
             out[d] = DirectionTruth(d, tilt, s.strata[0].losses, s.record())
         elif d == "add":
             tilt = choose_add(q, sigma, steps, eps_ref)
+            proposals = samples * steps / math.exp(tilt.log_acceptance())
+            if max_draws is not None and proposals > max_draws:
+                raise ValueError(f"the add direction needs {proposals:.3g} proposals (acceptance "
+                                 f"{math.exp(tilt.log_acceptance()):.3g}), above max_draws = {max_draws:.3g}")
             s = sampling.sample_losses(tilt.pair(), {}, samples, seed=child_seed, steps=steps)
             out[d] = DirectionTruth(d, tilt, s.strata[0].losses, s.record())
         else:

@@ -47,6 +47,21 @@ def print_table(results: Iterable[AuditResult]) -> None:
     Console().print(table)
 
 
+def peer_output_summary(results: Iterable[AuditResult]) -> str:
+    """One line for the terminal: how many messages the peers printed, warned or logged (captured, not shown), or
+    "" when none."""
+    results = list(results)
+    rows = [r for r in results if r.evidence.get("peer_output", {}).get("count")]
+    total = sum(r.evidence["peer_output"]["count"] for r in rows)
+    if not total:
+        return ""
+    return (f"peer output: {total} warning/log/print message(s) from {len(rows)} row(s) captured, not shown "
+            "(evidence.peer_output in --json; listed in the --report Markdown)")
+
+
+MARKDOWN_DISTINCT = 20  # distinct peer messages listed per row in the Markdown report (audit.json has them all)
+
+
 def to_json(results: Iterable[AuditResult], **run: Any) -> str:
     return json.dumps({"run": run, "results": [r.to_json() for r in results]}, indent=2, ensure_ascii=False)
 
@@ -74,6 +89,18 @@ def markdown(results: Iterable[AuditResult], **run: Any) -> str:
                          + (f"; failed checks: {', '.join(r.evidence['failed_checks'])}"
                             if r.evidence.get("failed_checks") else "")
                          + f". Reproduce: `{r.evidence.get('command', '')}`")
+    noisy = [r for r in results if r.evidence.get("peer_output", {}).get("count")]
+    if noisy:
+        lines += ["", "## Peer output (captured)", "",
+                  "What each accountant printed, warned or logged while computing its claim, captured instead of "
+                  "shown on the terminal: the count, then the distinct messages.", ""]
+        for r in noisy:
+            po = r.evidence["peer_output"]
+            lines.append(f"- `{r.accountant}` at `{r.setting['name']}`: {po['count']} message(s), "
+                         f"{po['distinct']} distinct")
+            lines += [f"  - `{m.replace('`', chr(39))}`" for m in po["messages"][:MARKDOWN_DISTINCT]]
+            if po["distinct"] > MARKDOWN_DISTINCT:
+                lines.append(f"  - … and {po['distinct'] - MARKDOWN_DISTINCT} more distinct (audit.json)")
     lines += ["", "## Semantics assumed by each accountant", ""]
     seen = set()
     for r in results:

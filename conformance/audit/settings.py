@@ -32,10 +32,22 @@ class Setting:
     tags: tuple[str, ...] = field(default_factory=tuple)
 
     def __post_init__(self):
-        if self.mechanism not in MECHANISMS:
-            raise ValueError(f"mechanism={self.mechanism!r} not in {MECHANISMS}")
-        if not (0 < self.q <= 1 and self.sigma > 0 and self.steps >= 1 and 0 < self.delta < 1):
-            raise ValueError(f"setting {self.name}: need 0 < q ≤ 1, σ > 0, steps ≥ 1, 0 < δ < 1")
+        """Every field checked against its domain, naming the field (a ``DomainError``, a ``ValueError``): NaN and
+        ±inf are refused everywhere (σ = ∞ sent Opacus' fractional-order series into an endless loop)."""
+        from dpspec.reference.domains import DELTA, NOISE, SAMPLING_RATE, STEPS, Choice, Real
+        from dpspec.reference.errors import DomainError
+
+        Choice(MECHANISMS).check("mechanism", self.mechanism)
+        SAMPLING_RATE.check("q", self.q)
+        NOISE.check("sigma", self.sigma)
+        if isinstance(self.steps, bool):
+            raise DomainError("steps", self.steps, STEPS.describe())
+        STEPS.check("steps", self.steps)
+        DELTA.check("delta", self.delta)
+        order = Real(1, float("inf"), lo_open=True)
+        for field_name in ("orders", "check_orders"):
+            for a in getattr(self, field_name) or ():
+                order.check(field_name, a)
 
     def describe(self) -> str:
         s = f"q={self.q:g}, σ={self.sigma:g}, T={self.steps}, δ={self.delta:g}"

@@ -120,12 +120,17 @@ def kov15_optimal_unchecked(eps, delta, k, delta_prime) -> tuple[torch.Tensor, t
         hi, lo = torch.where(open_ & ok, mid, hi), torch.where(open_ & ~ok, mid + 1, lo)
     i = lo
     weights = _KovTerms(e, kk, zeros, log_factorial)
-    log_a = _log_windowed_sum(weights, "inactive", zeros, i - 1)  # log A: Σ_{ℓ<i} C(k,ℓ)p^{k−ℓ}(1−p)^ℓ
-    log_b = _log_windowed_sum(weights, "rest", zeros, i - 1)  # log B: the same times e^{−(k−2ℓ)ε}
+    log_d = _log_windowed_sum(weights, "delta0", zeros, i - 1)  # log D: Σ_{ℓ<i} w_ℓ(1 − e^{−(k−2ℓ)ε}) = A − B
+    log_b = _log_windowed_sum(weights, "rest", zeros, i - 1)  # log B: Σ_{ℓ<i} w_ℓ e^{−(k−2ℓ)ε}
     seg_lo = torch.clamp((kk - 2 * i) * e, min=0.0)
     seg_hi = (kk - 2 * i + 2) * e
-    eps_g = log_a + log1mexp(torch.clamp(log_dp - log_a, max=0.0)) - log_b
-    eps_g = torch.clamp(torch.nan_to_num(eps_g, nan=0.0), min=seg_lo, max=seg_hi)
+    # e^{ε_g} = (A − δ')/B = 1 + (D − δ')/B (reference _segment_eps): D and B are positive sums, so for tiny ε the
+    # start is not the difference of two O(1) logs (log A − log B lost every digit at ε = 1e-300). Where the
+    # segment's end (k − 2i + 2)ε overflows, so does ε_g ≥ (k − 2i)ε (ε > 1.8e303 for k ≤ 1e5): the float value is
+    # inf (before, nan_to_num also turned +inf into 1.8e308). A NaN start (non-finite terms) becomes the segment's
+    # lower end; the Newton steps below refine every start.
+    eps_g = torch.log1p(torch.exp(log_d + log1mexp(torch.clamp(log_dp - log_d, max=0.0)) - log_b))
+    eps_g = torch.clamp(torch.nan_to_num(eps_g, nan=0.0, posinf=math.inf), min=seg_lo, max=seg_hi)
     for _ in range(3):  # Newton in y = e^{ε'}, where δ₀ = A − yB is linear: y ← y + (δ₀(y) − δ')/B
         value = objective(eps_g)
         # δ₀ − δ' = e^value − δ' (δ' ≤ 1/2) or (1 − δ') − e^value (δ' > 1/2), formed from logs without cancellation
@@ -179,8 +184,10 @@ class _KovTerms:
         large = (k > _LGAMMA_K_MAX).reshape(-1)
         if precise and bool(large.any()):  # there log-gamma differences lose more than 1e-16·log(4096!) ≈ 3e-12
             log_w[large] = _log_binomial_pmf(ell[large], k[large], lp[large], l1p[large], lf)
-        if kind == "delta0":
-            return log_w + torch.log(-torch.expm1(torch.clamp(gap, max=-1e-300)))
+        if kind == "delta0":  # the sums run over active ℓ (gap < 0); a zero term is −inf (no clamp: gaps of 1e-300
+            # are real at ε = 1e-300, and a clamp to −1e-300 made ε_g 0.2% off there)
+            return log_w + torch.where(gap < 0, torch.log(-torch.expm1(torch.clamp(gap, max=0.0))),
+                                       torch.full_like(gap, -math.inf))
         if kind == "rest":
             return log_w + gap
         return log_w

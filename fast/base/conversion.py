@@ -1,6 +1,11 @@
 """Fast paths of the RDP → (ε, δ) conversion statements ``base.rdp_to_dp``, ``base.rdp_to_dp_mironov`` and
-``base.rdp_to_delta`` (mirrors reference/base/conversion.py). The objectives and the batched order search they use
-are the spine's (fast/conversion.py), shared with the accountant.
+``base.rdp_to_delta`` (mirrors reference/base/conversion.py). The objectives, the curve checks and the batched order
+search they use are the spine's (fast/conversion.py), shared with the accountant.
+
+``curve(alpha)`` maps orders of shape batch + (k,) to one step's RDP of that shape (batch = the broadcast shape of the
+numeric parameters; a batch of curves, e.g. ``rdp_curve("base.laplace_rdp", b=tensor)``, broadcasts with it and the
+result takes the broadcast shape). A curve value that is NaN, negative or of the wrong shape raises a DomainError
+naming the curve and the order (fast/conversion.py ``curve_values``).
 """
 from __future__ import annotations
 
@@ -8,18 +13,33 @@ from typing import Callable, Sequence
 
 import torch
 
-from dpspec.reference.domains import DELTA, EPS, STEPS
+from dpspec.reference.base.spec import RDP_CURVE
+from dpspec.reference.domains import ALPHA, DELTA, EPS, STEPS
 
-from .._torch import params
-from ..conversion import bbg_objective, log_delta_objective, minimise_over_orders, mironov_objective
+from .._torch import as_tensor, check, params
+from ..conversion import bbg_objective, curve_values, log_delta_objective, minimise_over_orders, mironov_objective
+
+
+def _orders(extra, like) -> Sequence[float]:
+    """The ``extra`` orders, checked (finite, > 1)."""
+    if extra is None or (not isinstance(extra, torch.Tensor) and len(extra) == 0):
+        return ()
+    t = check("extra", as_tensor(extra, like=like, name="extra").reshape(-1), ALPHA)
+    return t.tolist()
+
+
+def _search(objective, curve, target, steps, extra):
+    curve = RDP_CURVE.check("curve", curve)
+    t, s = target.unsqueeze(-1), steps.unsqueeze(-1)
+    return minimise_over_orders(lambda a: objective(s * curve_values(curve, a), a, t), target.shape, target,
+                                _orders(extra, target))
 
 
 def rdp_to_dp_order(curve: Callable[[torch.Tensor], torch.Tensor], delta, steps=1, extra: Sequence[float] = ()):
-    """(ε, α*) with ε = max(0, F(α*)). ``curve(alpha)`` maps α of shape batch + (k,) to one step's RDP of that
-    shape (batch = the broadcast shape of delta and steps); mirrors ``base.rdp_to_dp``'s order search."""
+    """(ε, α*) with ε = max(0, F(α*)), F of BBG+20 Thm 21 / CKS20 Prop. 12; mirrors ``base.rdp_to_dp``'s order
+    search (fast/conversion.py)."""
     delta, steps = params(delta=(delta, DELTA), steps=(steps, STEPS))
-    d, s = delta.unsqueeze(-1), steps.unsqueeze(-1)
-    value, alpha = minimise_over_orders(lambda a: bbg_objective(s * curve(a), a, d), delta.shape, delta, extra)
+    value, alpha = _search(bbg_objective, curve, delta, steps, extra)
     return torch.clamp(value, min=0.0), alpha
 
 
@@ -31,14 +51,13 @@ def rdp_to_dp(curve, delta, steps=1, extra: Sequence[float] = ()) -> torch.Tenso
 def rdp_to_dp_mironov(curve, delta, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
     """ε(δ) = max(0, min over α > 1 of T·ε(α) + log(1/δ)/(α − 1)) (Mironov 2017, Prop. 3)."""
     delta, steps = params(delta=(delta, DELTA), steps=(steps, STEPS))
-    d, s = delta.unsqueeze(-1), steps.unsqueeze(-1)
-    value, _ = minimise_over_orders(lambda a: mironov_objective(s * curve(a), a, d), delta.shape, delta, extra)
+    value, _ = _search(mironov_objective, curve, delta, steps, extra)
     return torch.clamp(value, min=0.0)
 
 
 def rdp_to_delta(curve, eps, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
-    """δ(ε) = min(1, min over α > 1 of exp(log δ(α))) (CKS20 Prop. 12)."""
+    """δ(ε) = min(1, min over α > 1 of exp(log δ(α))) (CKS20 Prop. 12), the minimum taken in log space (a δ below
+    the float64 range is 0)."""
     eps, steps = params(eps=(eps, EPS), steps=(steps, STEPS))
-    e, s = eps.unsqueeze(-1), steps.unsqueeze(-1)
-    value, _ = minimise_over_orders(lambda a: log_delta_objective(s * curve(a), a, e), eps.shape, eps, extra)
+    value, _ = _search(log_delta_objective, curve, eps, steps, extra)
     return torch.clamp(torch.exp(value), max=1.0)

@@ -10,7 +10,7 @@ from dpspec.reference.base.spec import GROUP, MU, TYPE_I
 from dpspec.reference.domains import DELTA, EPS, SAMPLING_RATE, STEPS
 
 from .._torch import params
-from .gaussian import _bisect_decreasing, _dlogdelta_dlogmu, log_delta_shift, ndtr
+from .gaussian import _bisect_decreasing, _objective_dlogmu, log_delta_shift, ndtr, profile_objective
 
 
 def gdp_tradeoff(alpha, mu) -> torch.Tensor:
@@ -28,20 +28,21 @@ def gdp_profile(eps, mu) -> torch.Tensor:
 
 
 def gdp_mu(eps, delta) -> torch.Tensor:
-    """The μ > 0 with δ_μ(ε) = δ (DRS 2022, Cor. 2.13 inverted), by bisection in t = log μ. Bracket: at μ = δ,
-    δ_μ(ε) ≤ 2Φ(μ/2) − 1 ≤ μ/√(2π) < δ (so t = log δ is below the root, as in the reference); the upper end
-    starts at t = 1 and is doubled until δ_μ(ε) > δ."""
+    """The μ > 0 with δ_μ(ε) = δ (DRS 2022, Cor. 2.13 inverted), by bisection in t = log μ on the objective of
+    fast/base/gaussian.py (log δ, or log(1 − δ) for δ > 1/2, where log δ ≈ −(1 − δ) kept only its absolute
+    precision: μ at δ = 1 − 2^-53 was 0.6% off). Bracket: at μ = δ, δ_μ(ε) ≤ 2Φ(μ/2) − 1 ≤ μ/√(2π) < δ (so
+    t = log δ is below the root, as in the reference); the upper end starts at t = 1 and is doubled until
+    δ_μ(ε) > δ (t = 2^12 passes every float ε: the root is near log √(2ε) ≤ 355)."""
     eps, delta = params(eps=(eps, EPS), delta=(delta, DELTA))
-    log_target = torch.log(delta)
-    h = lambda t: log_target - log_delta_shift(eps, torch.exp(t))  # noqa: E731  decreasing in t
-    lo = log_target.clone()
+    h = lambda t: -profile_objective(eps, delta, mu=torch.exp(t))  # noqa: E731  decreasing in t
+    lo = torch.log(delta)
     hi = torch.full_like(lo, 1.0)
     for _ in range(12):
         short = h(hi) >= 0
         if not bool(short.any()):
             break
         hi = torch.where(short, 2 * hi, hi)
-    return torch.exp(_bisect_decreasing(h, lo, hi, lambda t: -_dlogdelta_dlogmu(eps, torch.exp(t))))
+    return torch.exp(_bisect_decreasing(h, lo, hi, lambda t: -_objective_dlogmu(eps, delta, mu=torch.exp(t))))
 
 
 def gdp_group(g, mu) -> torch.Tensor:

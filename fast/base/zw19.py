@@ -13,7 +13,7 @@ precision. log C(α,ℓ) comes from lgamma (absolute error ~1e-16·log Γ(α), i
 The curve: a callable taking a float tensor of integer orders ℓ of shape (1,)*batch.ndim + (L,) and returning
 ε(ℓ) broadcastable to batch + (L,) (batch = the broadcast shape of alpha and q), e.g.
 ``lambda a: gaussian_rdp(a, sigma)`` or ``conversion.rdp_curve("base.sgm_rdp", q=0.01, sigma=1)``.
-Cost O(batch × ⌈max α⌉) memory and time.
+Cost O(batch × ⌈max α⌉) memory and time; α ≤ ZW19_ALPHA_MAX = 1e4 (reference/base/spec.py).
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from typing import Callable
 
 import torch
 
-from dpspec.reference.domains import ALPHA, SAMPLING_RATE
+from dpspec.reference.base.spec import ZW19_ALPHA
+from dpspec.reference.domains import SAMPLING_RATE
 
 from .._torch import lbinom, log1p_exp, log_expm1, params
 
@@ -58,7 +59,7 @@ def _cgf(m: torch.Tensor, q: torch.Tensor, curve: Callable, factor_3: bool) -> t
 def zw19_upper(alpha, q, curve: Callable) -> torch.Tensor:
     """ZW19 Thm 6 black-box upper bound on the RDP of M∘PoissonSample(q); non-integer α by linear interpolation
     of K between ⌊α⌋ and ⌈α⌉ (K(1) = 0), as ``base.zw19_upper``."""
-    alpha, q = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE))
+    alpha, q = params(alpha=(alpha, ZW19_ALPHA), q=(q, SAMPLING_RATE))
     n = torch.floor(alpha)
     k = _cgf(torch.stack([torch.clamp(n, min=2), n + 1]), q, curve, factor_3=True)
     k_low = torch.where(n >= 2, k[0], torch.zeros_like(k[0]))
@@ -69,7 +70,7 @@ def zw19_upper(alpha, q, curve: Callable) -> torch.Tensor:
 
 def zw19_lower(alpha, q, curve: Callable) -> torch.Tensor:
     """ZW19 Thm 5 tight formula at ⌊α⌋ (0 for α < 2), as ``base.zw19_lower``."""
-    alpha, q = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE))
+    alpha, q = params(alpha=(alpha, ZW19_ALPHA), q=(q, SAMPLING_RATE))
     n = torch.floor(alpha)
     k = _cgf(torch.clamp(n, min=2), q, curve, factor_3=False)
     return torch.where(n >= 2, k / torch.clamp(n - 1, min=1), torch.zeros_like(k))

@@ -9,6 +9,11 @@ Numerics (notes ptr-rdp.md §8):
   logaddexp of log_expm1's: no overflow for large exponents, no cancellation near α = 1 (X = O(α − 1)).
 * Theorem 4.4 and [ZW19]: B − 1 and e^{K} − 1 are sums of positive terms, formed directly in log space, then
   ε = log1p(e^{log(B−1)})/(α−1); see fast/ptr/rq.py and :func:`_zw19_log_excess`.
+* Large orders: Theorem 4.3 is formed as ε, never as (α−1)ε, and T1 with its largest exponent taken out
+  (:func:`_case1_eps`): α(α−1)/(2σ²) overflowed at α = 1e300 where ε ≈ α/(2σ²) = 3e298.
+* Conditions (C1)–(C4) and Lemma A.1's are evaluated from log q (:func:`_mtz_c3_c4`), with the identities the
+  reference uses, so that both paths accept the same points down to q = 5e-324.
+* [ZW19] holds a points × ⌈α⌉ grid: α is bounded by ``ZW19_ALPHA`` (reference/ptr/spec.py), as in the reference.
 """
 from __future__ import annotations
 
@@ -16,10 +21,11 @@ import math
 
 import torch
 
-from dpspec.reference.domains import ALPHA, DELTA, NOISE, STEPS, ConditionSpec
+from dpspec.reference.domains import ALPHA, DELTA, NOISE, ConditionSpec
 from dpspec.reference.errors import ConditionError
-from dpspec.reference.ptr.spec import (DELTA0, FIG3_CLASSICAL, GAUSSIAN_ROUTE, LEMMA_A1_CONDITIONS, NOISE_OR_INF, Q_RATE,
-                                      TAU, THM4_2_CLASSICAL, THM4_4_CONDITIONS, ZW19_LOWER_CASE2_DOMINATES)
+from dpspec.reference.ptr.spec import (DELTA0, FIG3_CLASSICAL, FIG3_STEPS, GAUSSIAN_ROUTE, LEMMA_A1_CONDITIONS,
+                                      NOISE_OR_INF, Q_RATE, TAU, THM4_2_CLASSICAL, THM4_4_CONDITIONS, ZW19_ALPHA,
+                                      ZW19_LOWER_CASE2_DOMINATES)
 
 from .._torch import log1p_exp, log_expm1, params
 from ..base.gaussian import gaussian_eps
@@ -73,36 +79,55 @@ def fig3_direct(steps, q, sigma1, b, delta0, delta_gauss, delta_slack, gaussian:
 
     GAUSSIAN_ROUTE.check("gaussian", gaussian)
     steps, q, sigma1, b, delta0, delta_gauss, delta_slack = params(
-        steps=(steps, STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), b=(b, NOISE), delta0=(delta0, DELTA0),
+        steps=(steps, FIG3_STEPS), q=(q, Q_RATE), sigma1=(sigma1, NOISE), b=(b, NOISE), delta0=(delta0, DELTA0),
         delta_gauss=(delta_gauss, DELTA), delta_slack=(delta_slack, DELTA))
     if gaussian == "classical":
         _classical_gaussian_eps(delta_gauss, sigma1, "ptr.fig3_direct", FIG3_CLASSICAL, allow_outside)
         eps_step = thm4_2(b, sigma1, delta0, delta_gauss, allow_outside=True)
     else:
         eps_step = thm4_2_analytic(b, sigma1, delta0, delta_gauss)
-    eps_amp, delta_amp = poisson_amplification(eps_step, delta0 + delta_gauss, q)
-    return kov15_optimal_unchecked(eps_amp, delta_amp, steps, delta_slack)
+    # ε_s = inf where 1/b or ε_G exceeds the float64 range (b = 1e-320): then so do the amplified ε
+    # (≥ ε_s + ln q) and the composed ε; the finite stand-in 1 only carries δ, which does not depend on ε
+    overflow = torch.isinf(eps_step)
+    eps_amp, delta_amp = poisson_amplification(torch.where(overflow, torch.ones_like(eps_step), eps_step),
+                                               delta0 + delta_gauss, q)
+    eps, delta = kov15_optimal_unchecked(eps_amp, delta_amp, steps, delta_slack)
+    return torch.where(overflow, torch.full_like(eps, math.inf), eps), delta
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # Theorem 4.3 (seed 001 §4.2, display (3); appendix 000 A.1) and its σ2 ≠ τσ1 extension
 
-def _case1_log_moment(alpha, inv1, inv2, delta0):
-    """ln[(1−δ0) e^{α(α−1)/(2σ1²)} + δ0 e^{α(α−1)/(2σ2²)}] (appendix 000 eq. (24)), written with 1/σ²."""
+_LARGE_MOMENT = 40.0  # above this (α−1)·max(T1 exponents), e^{−x} < 5e-18 of 1: T1 is formed by its large form
+
+
+def _case1_eps(alpha, inv1, inv2, delta0):
+    """T1 = ln[(1−δ0) e^{a} + δ0 e^{c}]/(α−1), a = α(α−1)/(2σ1²), c = α(α−1)/(2σ2²) (appendix 000 eq. (24)),
+    written with 1/σ².
+
+    Small exponents: log1p(X)/(α−1), X = (1−δ0)(e^a − 1) + δ0(e^c − 1) ≥ 0 from log_expm1's (no cancellation near
+    α = 1). Large exponents (max(a, c) ≥ 40, where a or c may overflow float64 although T1 ≈ α·max(1/σ²)/2 does
+    not, e.g. α = 1e300): T1 = α·m/2 + ln[(1−δ0)e^{−α(α−1)(m − 1/σ1²)/2} + δ0 e^{−α(α−1)(m − 1/σ2²)/2}]/(α−1),
+    m = max(1/σ1², 1/σ2²) — the same quantity with the largest exponent taken out, no overflow."""
     half = alpha * (alpha - 1) / 2
     log_x = torch.logaddexp(torch.log1p(-delta0) + log_expm1(half * inv1), torch.log(delta0) + log_expm1(half * inv2))
-    return log1p_exp(log_x)
+    small = log1p_exp(log_x) / (alpha - 1)
+    top = torch.maximum(inv1, inv2)
+
+    def drop(inv):  # −α(α−1)(m − 1/σ²)/2 ≤ 0, 0 (not NaN) where 1/σ² is the maximum
+        d = top - inv
+        return torch.where(d > 0, -alpha * ((alpha - 1) * d / 2), torch.zeros_like(d))
+
+    large = alpha * top / 2 + torch.logaddexp(torch.log1p(-delta0) + drop(inv1), torch.log(delta0) + drop(inv2)) / (
+        alpha - 1)
+    return torch.where(alpha * ((alpha - 1) * top / 2) >= _LARGE_MOMENT, large, small)
 
 
-def _laplace_log_moment(alpha, b):
-    """(α−1)·ε_R-Lap^(b)(α) (Mironov 2017, Prop. 6)."""
-    return (alpha - 1) * laplace_rdp(alpha, b)
-
-
-def _thm4_3_log_moment(alpha, sigma1, sigma2, b, delta0, case2_inv_sq):
-    """(α−1)·max(T1, T2) with T2's Gaussian part α·case2_inv_sq/2."""
-    t1 = _case1_log_moment(alpha, _inv_sq(sigma1), _inv_sq(sigma2), delta0)
-    t2 = alpha * (alpha - 1) * case2_inv_sq / 2 + _laplace_log_moment(alpha, b)
+def _thm4_3_eps(alpha, sigma1, sigma2, b, delta0, case2_inv_sq):
+    """max(T1, T2), T2 = α·case2_inv_sq/2 + ε_R-Lap^(b)(α) (Mironov 2017, Prop. 6), as ε (not (α−1)ε: no
+    overflow of α(α−1) at large α)."""
+    t1 = _case1_eps(alpha, _inv_sq(sigma1), _inv_sq(sigma2), delta0)
+    t2 = alpha * case2_inv_sq / 2 + laplace_rdp(alpha, b)
     return torch.maximum(t1, t2)
 
 
@@ -111,7 +136,7 @@ def thm4_3(alpha, sigma1, sigma2, b, delta0) -> torch.Tensor:
     T2 = α/(2σ1²) + ε_R-Lap^(b)(α) (mirrors ``ptr.thm4_3``)."""
     alpha, sigma1, sigma2, b, delta0 = params(alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
                                               b=(b, NOISE), delta0=(delta0, DELTA0))
-    return _thm4_3_log_moment(alpha, sigma1, sigma2, b, delta0, _inv_sq(sigma1)) / (alpha - 1)
+    return _thm4_3_eps(alpha, sigma1, sigma2, b, delta0, _inv_sq(sigma1))
 
 
 def thm4_3_general(alpha, sigma1, sigma2, tau, b, delta0) -> torch.Tensor:
@@ -121,7 +146,7 @@ def thm4_3_general(alpha, sigma1, sigma2, tau, b, delta0) -> torch.Tensor:
         alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE_OR_INF), sigma2=(sigma2, NOISE), tau=(tau, TAU), b=(b, NOISE),
         delta0=(delta0, DELTA0))
     case2 = torch.maximum(_inv_sq(sigma1), tau**2 / sigma2**2)
-    return _thm4_3_log_moment(alpha, sigma1, sigma2, b, delta0, case2) / (alpha - 1)
+    return _thm4_3_eps(alpha, sigma1, sigma2, b, delta0, case2)
 
 
 def ptr_rdp(alpha, sigma1, sigma2, b, delta0, tau=None) -> torch.Tensor:
@@ -137,15 +162,15 @@ def ptr_rdp(alpha, sigma1, sigma2, b, delta0, tau=None) -> torch.Tensor:
 def ineq38_41(alpha, b) -> torch.Tensor:
     """α/((α−1)b), the crude bound on ε_R-Lap^(b)(α) of appendix 000 (41) (mirrors ``ptr.ineq38_41``)."""
     alpha, b = params(alpha=(alpha, ALPHA), b=(b, NOISE))
-    return alpha / ((alpha - 1) * b)
+    return alpha / (alpha - 1) / b
 
 
 def a1_1_no_release(alpha, sigma1, sigma2, b, delta0) -> torch.Tensor:
     """max(T1(α), α/(2σ1²) + α/((α−1)b)), appendix 000 A.1.1 eq. (37) (mirrors ``ptr.a1_1_no_release``)."""
     alpha, sigma1, sigma2, b, delta0 = params(alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
                                               b=(b, NOISE), delta0=(delta0, DELTA0))
-    t1 = _case1_log_moment(alpha, _inv_sq(sigma1), _inv_sq(sigma2), delta0) / (alpha - 1)
-    return torch.maximum(t1, alpha / (2 * sigma1**2) + alpha / ((alpha - 1) * b))
+    t1 = _case1_eps(alpha, _inv_sq(sigma1), _inv_sq(sigma2), delta0)
+    return torch.maximum(t1, alpha / (2 * sigma1**2) + alpha / (alpha - 1) / b)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -153,16 +178,38 @@ def a1_1_no_release(alpha, sigma1, sigma2, b, delta0) -> torch.Tensor:
 
 def q_prime(q, b):
     """q' = q/(q + (1−q)e^{−1/b}) = sup_s A(s) (appendix 000, Theorem 4.4 full version)."""
-    return q / (q + (1 - q) * torch.exp(-1 / b))
+    return torch.exp(_log_q_prime(q, b))
 
 
-def _mtz_c3_c4(alpha, q, sigma):
+def _log_q_prime(q, b):
+    """log q' = log q − log(q + (1−q)e^{−1/b}), in log space (q = 1e-320 and e^{−1/b} = 0 are ordinary inputs)."""
+    log_q = torch.log(q)
+    return log_q - torch.logaddexp(log_q, torch.log1p(-q) - 1 / b)
+
+
+def _c1(q, b):
+    """(C1) q' ≤ 1/5  ⇔  4q ≤ (1−q)e^{−1/b}  ⇔  ln 4 + ln q ≤ ln(1−q) − 1/b (no division, no underflow)."""
+    return math.log(4) + torch.log(q) <= torch.log1p(-q) - 1 / b
+
+
+def _mtz_c3_c4(alpha, log_q, sigma):
     """(C3) 1 < α ≤ ½σ²L − 2 ln σ and (C4) α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²)),
-    L = ln(1 + 1/(q(α−1))) ([MTZ19] Thm 11 / Lemma A.1)."""
-    L = torch.log1p(1 / (q * (alpha - 1)))
+    L = ln(1 + 1/(q(α−1))) ([MTZ19] Thm 11 / Lemma A.1), from log q, computed so that nothing over- or underflows
+    (q = 1e-320 made 1/(q(α−1)) = inf and (C4) inf/inf = NaN, refused where the reference accepts):
+
+        L = log1p(e^{−x}), x = ln q + ln(α−1), and ln L = −x − e^{−x}/2 for x > 30 (L subnormal there);
+        ½σ²L = e^{2 ln σ + ln L − ln 2},  ½σ²L² = e^{2 ln σ + 2 ln L − ln 2};
+        L + ln(qα) = ln(qα(1 + 1/(q(α−1)))) = log1p(qα + 1/(α−1)) (no cancellation of L ≈ −ln(qα)).
+
+    The reference (reference/ptr/thm4_4.py, mtz_c3/mtz_c4) uses the same identities."""
+    x = log_q + torch.log(alpha - 1)
+    L = log1p_exp(-x)
+    log_L = torch.where(x > 30, -x - 0.5 * torch.exp(-torch.clamp(x, min=30)), torch.log(L))
     log_s = torch.log(sigma)
-    c3 = (alpha > 1) & (alpha <= sigma**2 * L / 2 - 2 * log_s)
-    c4 = alpha <= (sigma**2 * L**2 / 2 - math.log(5) - 2 * log_s) / (L + torch.log(q * alpha) + 1 / (2 * sigma**2))
+    c3 = (alpha > 1) & (alpha <= torch.exp(2 * log_s + log_L - math.log(2)) - 2 * log_s)
+    num = torch.exp(2 * log_s + 2 * log_L - math.log(2)) - math.log(5) - 2 * log_s
+    den = torch.log1p(torch.exp(log_q + torch.log(alpha)) + 1 / (alpha - 1)) + 0.5 / sigma**2
+    c4 = alpha <= num / den
     return c3, c4
 
 
@@ -172,9 +219,8 @@ def thm4_4_condition_masks(alpha, q, sigma1, sigma2, b, delta0) -> dict[str, tor
     alpha, q, sigma1, sigma2, b, delta0 = params(
         alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE), b=(b, NOISE),
         delta0=(delta0, DELTA0))
-    qp = q_prime(q, b)
-    c3, c4 = _mtz_c3_c4(alpha, qp, sigma2)
-    return {"C1": qp <= 0.2, "C2": (sigma1 >= sigma2) & (sigma2 >= 4), "C3": c3, "C4": c4}
+    c3, c4 = _mtz_c3_c4(alpha, _log_q_prime(q, b), sigma2)
+    return {"C1": _c1(q, b), "C2": (sigma1 >= sigma2) & (sigma2 >= 4), "C3": c3, "C4": c4}
 
 
 def thm4_4_valid(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
@@ -187,7 +233,7 @@ def lemma_a1_condition_masks(alpha, q, sigma) -> dict[str, torch.Tensor]:
     """Boolean tensors of Lemma A.1's conditions (appendix 000 eq. (63); [MTZ19] Thm 11), elementwise, by the names
     of ``dpspec.reference.ptr.spec.LEMMA_A1_CONDITIONS``."""
     alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma=(sigma, NOISE))
-    c3, c4 = _mtz_c3_c4(alpha, q, sigma)
+    c3, c4 = _mtz_c3_c4(alpha, torch.log(q), sigma)
     return {"q": q <= 0.2, "sigma": sigma >= 4, "C3": c3, "C4": c4}
 
 
@@ -272,13 +318,13 @@ def _zw19_log_excess(n, q, sigma1, sigma2, b, delta0, factor_3: bool):
     for i in range(0, n.numel(), step):
         nn, qq, s1, s2, bb, d0 = (t[i:i + step].unsqueeze(-1) for t in (n, q, sigma1, sigma2, b, delta0))
         l_ = torch.minimum(ell, nn)  # terms with ℓ > n are masked by the generic sum
-        eps_ell = _thm4_3_log_moment(l_, s1, s2, bb, d0, _inv_sq(s1)) / (l_ - 1)  # ε(ℓ) = Thm 4.3
+        eps_ell = _thm4_3_eps(l_, s1, s2, bb, d0, _inv_sq(s1))  # ε(ℓ) = Thm 4.3
         out[i:i + step] = zw19_log_excess(nn, qq, ell, eps_ell, factor_3)
     return out
 
 
 def _zw19_args(alpha, q, sigma1, sigma2, b, delta0):
-    return params(alpha=(alpha, ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
+    return params(alpha=(alpha, ZW19_ALPHA), q=(q, Q_RATE), sigma1=(sigma1, NOISE), sigma2=(sigma2, NOISE),
                   b=(b, NOISE), delta0=(delta0, DELTA0))
 
 
@@ -297,7 +343,9 @@ def zw19_upper(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
     k = log1p_exp(_zw19_log_excess(torch.clamp(both, min=2), *rest, factor_3=True))
     k = torch.where(both >= 2, k, torch.zeros_like(k))  # K(1) = 0
     k_lo, k_hi = k[: alpha.numel()], k[alpha.numel():]
-    return (((1 - t) * k_lo + t * k_hi) / (alpha - 1)).reshape(shape)
+    # at integer α, K(α) itself (not 1·K + 0·K, which is NaN where K = inf: σ1 = 1e-320 gave NaN)
+    k_alpha = torch.where(t == 0, k_lo, (1 - t) * k_lo + t * k_hi)
+    return (k_alpha / (alpha - 1)).reshape(shape)
 
 
 def ptr_zw19_upper(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
@@ -310,8 +358,8 @@ def _case2_dominates(n, sigma1, sigma2, b, delta0) -> torch.Tensor:
     n_max = int(n.max()) if n.numel() else 2
     ell = torch.arange(2, max(n_max, 2) + 1, dtype=n.dtype, device=n.device)
     nn, s1, s2, bb, d0 = (x.unsqueeze(-1) for x in (n, sigma1, sigma2, b, delta0))
-    t1 = _case1_log_moment(ell, _inv_sq(s1), _inv_sq(s2), d0)
-    t2 = ell * (ell - 1) / (2 * s1**2) + _laplace_log_moment(ell, bb)
+    t1 = _case1_eps(ell, _inv_sq(s1), _inv_sq(s2), d0)
+    t2 = ell / (2 * s1**2) + laplace_rdp(ell, bb)
     return ((t2 >= t1) | (ell > nn)).all(dim=-1)
 
 

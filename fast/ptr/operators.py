@@ -13,8 +13,10 @@ E16, reference/ptr/tsum.py): for τ < R, Δ = max(F − m, 0) + #{top-min(F, m) 
 (the test always passes: LS_TSUM ≤ GS = R ≤ τ). The threshold keeps the factor b of Remark 4.1(3) (erratum E12).
 Both sums are one weighted reduction w·G over the batch (w_i = clip factor, zeroed on the top-F rows for TSUM), so
 the clipped matrix is never formed, only m norms are selected (torch.topk, no sort), and the branch is taken with
-torch.where: no host synchronisation. Ties in norm are broken by index, the larger index trimmed first, exactly as
-the reference's stable argsort (see _top_rows for why a fixed tie-break matters).
+torch.where (the only host synchronisations read whether any row is non-finite or of extreme norm, see the note
+above _row_norms). Ties in norm are broken by index, the larger index trimmed first, exactly as the reference's
+stable argsort (see _top_rows for why a fixed tie-break matters). A sample with a non-finite entry is clipped to the
+zero vector (note above _row_norms).
 """
 from __future__ import annotations
 
@@ -38,19 +40,66 @@ def threshold(b: float, delta0: float) -> float:
 
 def _as_rows(per_sample_grads) -> tuple[list[torch.Tensor], list[torch.Size], bool]:
     """The per-sample gradients as a list of (m, d_k) views, the per-sample shapes, and whether one tensor was
-    given."""
+    given. Integer tensors are promoted to float64 (the aggregate is then float64: the noise is real); boolean,
+    complex and non-tensor entries are refused with a DomainError naming ``per_sample_grads``."""
     single = isinstance(per_sample_grads, torch.Tensor)
-    grads = [per_sample_grads] if single else list(per_sample_grads)
+    try:
+        grads = [per_sample_grads] if single else list(per_sample_grads)
+    except TypeError:
+        raise DomainError("per_sample_grads", type(per_sample_grads).__name__,
+                          "a tensor (m, ...) or a sequence of tensors (m, ...)") from None
+    for g in grads:
+        if not isinstance(g, torch.Tensor):
+            raise DomainError("per_sample_grads", f"an entry of type {type(g).__name__}",
+                              "a tensor (m, ...) or a sequence of tensors (m, ...)")
+        if g.dtype == torch.bool or g.is_complex():
+            raise DomainError("per_sample_grads", f"a tensor of dtype {g.dtype}", "real (floating or integer) tensors")
+    grads = [g if g.is_floating_point() else g.to(torch.float64) for g in grads]
     if not grads or any(g.dim() < 1 for g in grads) or len({g.shape[0] for g in grads}) != 1:
         raise DomainError("per_sample_grads", "tensors without a common batch dimension",
                           "a tensor (m, ...) or a sequence of tensors (m, ...)")
     return [g.reshape(g.shape[0], math.prod(g.shape[1:])) for g in grads], [g.shape[1:] for g in grads], single
 
 
+# A per-sample gradient row is clipped to norm ≤ R by a per-record map into the ball B(0, R): g ↦ g·min(1, R/||g||)
+# for a finite row, and g ↦ 0 (the zero vector, norm 0) for a row with any non-finite entry (NaN or ±inf). Theorem
+# 5.1 and Theorems 4.3–4.4 need only that every clipped point lies in B(0, R) (GS(SUM) = GS(TSUM_F) = R) and that
+# TSUM_F ranks the clipped points by their norms with a fixed tie-break; both hold for this map, applied record by
+# record, so the privacy analysis is unchanged. The zero vector rather than "norm +inf, trimmed first": a corrupted
+# row then contributes nothing to either sum and spends none of the F trimming slots (a row of norm R in the top F
+# would also lower Δ without adding information). Before, one such row made the whole aggregate NaN.
+#
+# Norms are accumulated in float64 (float32 squares overflow at 1.8e19); rows of float64 entries whose norm still
+# over- or underflows (entries beyond ~1e154, or all below ~1e-154) get their norm rescaled by their largest entry,
+# and rows whose clip factor is below what their dtype holds to full precision get their clipped contribution in
+# float64, so that ||clipped row|| ≤ R (up to rounding) holds for every finite row.
+_NORMAL_NORMS = (2.0**-450, 2.0**450)
+
+
+def _row_norms(rows: Sequence[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """(finite, norms): whether each row's entries are all finite, and its ℓ2 norm over all tensors (float64; 0
+    where not finite)."""
+    finite = torch.stack([torch.isfinite(r).all(dim=1) for r in rows]).all(dim=0)
+    norms = torch.linalg.vector_norm(
+        torch.stack([torch.linalg.vector_norm(r, dim=1, dtype=torch.float64) for r in rows]), dim=0)
+    norms = torch.where(finite, norms, torch.zeros_like(norms))
+    rescue = finite & ((norms < _NORMAL_NORMS[0]) | (norms > _NORMAL_NORMS[1]))
+    if bool(rescue.any()):  # a host synchronisation, only to find such rows
+        idx = torch.nonzero(rescue).flatten()
+        sub = [r.index_select(0, idx).to(torch.float64) for r in rows]
+        top = torch.stack([torch.linalg.vector_norm(r, ord=math.inf, dim=1) for r in sub]).amax(dim=0)
+        scale = torch.where(top > 0, top, torch.ones_like(top)).unsqueeze(-1)
+        scaled = torch.linalg.vector_norm(
+            torch.stack([torch.linalg.vector_norm(r / scale, dim=1) for r in sub]), dim=0)
+        norms = norms.index_put((idx,), scale.squeeze(-1) * scaled)
+    return finite, norms
+
+
 def clipped_norms(rows: Sequence[torch.Tensor], clip: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """Per-sample clip factors min(1, R/||g_i||) (norm over all tensors of a sample) and the clipped norms."""
-    norms = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(r, dim=1) for r in rows]), dim=0)
-    factor = torch.clamp(clip / norms, max=1.0)  # ||g_i|| = 0 gives +inf → 1
+    """Per-sample clip factors min(1, R/||g_i||) (norm over all tensors of a sample) and the clipped norms; a row
+    with a non-finite entry is the zero vector (factor 0, clipped norm 0; see the note above)."""
+    finite, norms = _row_norms(rows)
+    factor = torch.where(finite, torch.clamp(clip / norms, max=1.0), torch.zeros_like(norms))  # ||g|| = 0: 1
     return factor, torch.clamp(norms, max=clip)
 
 
@@ -64,7 +113,8 @@ def safety_margin(norms: torch.Tensor, F: int, tau: float, clip: float) -> torch
 def _margin(top_norms: torch.Tensor, m: int, F: int, tau: float, clip: float) -> torch.Tensor:
     if tau >= clip:
         return torch.tensor(math.inf, dtype=torch.float64, device=top_norms.device)
-    return ((top_norms <= tau).sum() + max(F - m, 0)).to(torch.float64)
+    # max(F − m, 0) as a float: F may be any integer (F = 1e300 overflowed torch's int64 before)
+    return (top_norms <= tau).sum().to(torch.float64) + float(max(F - m, 0))
 
 
 def _top_rows(norms: torch.Tensor, top_norms: torch.Tensor, F: int) -> torch.Tensor:
@@ -95,11 +145,15 @@ def ptr_trimmed_sum(per_sample_grads, F, tau, clip, b, delta0, sigma, generator=
     """One run of PTR-TMEAN (Algorithm 3, appendix A.5 of the PTR paper) on per-sample gradients.
 
     ``per_sample_grads``: a tensor (m, ...) or a sequence of tensors (m, ...) (e.g. one per parameter, Opacus'
-    ``p.grad_sample``); the norm of a sample is taken over all of them. F (integer ≥ 0, trimmed count), tau (τ > 0,
-    the proposed local sensitivity), clip (R > 0), b (Laplace scale > 0), delta0 (δ0 ∈ (0, 1/2]), sigma (noise
-    multiplier > 0) are numbers. ``generator`` (torch.Generator on the gradients' device) drives Lap and N.
-    Returns PTRResult(aggregate, passed, delta_hat); ``aggregate`` has the structure and dtype of the input, the
-    noise is σR·N(0, I) after a failed test and στ·N(0, I) after a passed one.
+    ``p.grad_sample``); the norm of a sample is taken over all of them. Integer tensors are promoted to float64.
+    A sample with any non-finite entry (NaN, ±inf) is clipped to the zero vector: it contributes nothing, is not
+    trimmed, and the privacy analysis is that of clipping (every clipped sample has norm ≤ ``clip``; note above
+    :func:`_row_norms`). F (integer ≥ 0, trimmed count), tau (τ > 0, the proposed local sensitivity), clip (R > 0),
+    b (Laplace scale > 0), delta0 (δ0 ∈ (0, 1/2]), sigma (noise multiplier > 0) are numbers. ``generator``
+    (torch.Generator on the gradients' device) drives Lap and N.
+    Returns PTRResult(aggregate, passed, delta_hat); ``aggregate`` has the structure and (floating) dtype of the
+    input, the noise is σR·N(0, I) after a failed test and στ·N(0, I) after a passed one. Finding non-finite rows
+    and rows of extreme norm costs one host synchronisation.
     """
     rows, shapes, single = _as_rows(per_sample_grads)
     F = TRIM.check("F", F)
@@ -121,17 +175,35 @@ def ptr_trimmed_sum(per_sample_grads, F, tau, clip, b, delta0, sigma, generator=
 
 
 def _release(rows, shapes, single, weights, scale, generator):
-    """Σ_i w_i g_i + scale·N(0, I) for every tensor, in the input's structure, shapes and dtype."""
+    """Σ_i w_i g_i + scale·N(0, I) for every tensor, in the input's structure, shapes and dtype. Rows with a
+    non-finite entry have w_i = 0 and are left out (0·NaN would be NaN); rows whose weight is below what the
+    smallest-range dtype holds to full precision (a huge row clipped hard) are summed in float64."""
+    finite = torch.stack([torch.isfinite(r).all(dim=1) for r in rows]).all(dim=0)
+    floor = max(torch.finfo(r.dtype).tiny / torch.finfo(r.dtype).eps for r in rows)
+    exact = finite & (weights > 0) & (weights < floor)
+    special = ~finite | exact
+    if bool(special.any()):  # a host synchronisation, only to find such rows
+        bad = torch.nonzero(~finite).flatten()
+        rows = [r.index_fill(0, bad, 0) if bad.numel() else r for r in rows]
+        idx = torch.nonzero(exact).flatten()
+        w_exact = weights.index_select(0, idx)
+        weights = torch.where(special, torch.zeros_like(weights), weights)
+    else:
+        idx = None
     aggregate = []
     for r, shape in zip(rows, shapes):
         noise = torch.randn(r.shape[1], generator=generator, device=r.device, dtype=r.dtype)
-        aggregate.append((weights.to(r.dtype) @ r + torch.as_tensor(scale).to(r.dtype) * noise).reshape(shape))
+        total = weights.to(r.dtype) @ r
+        if idx is not None and idx.numel():
+            total = total + (w_exact @ r.index_select(0, idx).to(torch.float64)).to(r.dtype)
+        aggregate.append((total + torch.as_tensor(scale).to(r.dtype) * noise).reshape(shape))
     return aggregate[0] if single else tuple(aggregate)
 
 
 def gaussian_trimmed_sum(per_sample_grads, F, clip, sigma, generator=None):
     """TSGD+Gaussian's aggregator (seed 001 §6; notes §4.4): TSUM_F(clipped) + σR·N(0, I), F fixed; F = 0 is the
-    DP-SGD step (clip, SUM, σR·N(0, I)). Same input structure, clipping and tie-break as ``ptr_trimmed_sum``."""
+    DP-SGD step (clip, SUM, σR·N(0, I)). Same input structure, dtype promotion, clipping (a sample with a non-finite
+    entry is the zero vector) and tie-break as ``ptr_trimmed_sum``."""
     rows, shapes, single = _as_rows(per_sample_grads)
     F = TRIM.check("F", F)
     clip, sigma = POSITIVE.check("clip", float(clip)), POSITIVE.check("sigma", float(sigma))

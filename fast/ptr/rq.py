@@ -17,10 +17,13 @@ composite mesh that is the union of three geometric meshes, clipped to [−1/b, 
 comes closer to a singularity than 2 half-widths, and an exponential of any rate λ is either resolved on a
 panel, λ·width ≤ 20, or below e^{−40} of the mass nearer the centre), and panels 2^{−k} ≤ d ≤ 1 graded
 towards the centre so that end-point layers of width 1/|β| are resolved. Points that coincide after clipping
-give empty panels, which are skipped. On every panel: 12-point Gauss–Legendre, summed in log space (on a panel
+give empty panels, which are skipped. The mesh and the nodes are held in v = u + 1/b ∈ [0, 2/b] (the weight
+¼e^{−1/(2b)}e^{−u/2} is ¼e^{−v/2}), so that points near the end u = −1/b keep their offsets when 1/b is large
+(b down to 2/DBL_MAX; :func:`expectation`). On every panel: 12-point Gauss–Legendre, summed in log space (on a panel
 at distance d from a centre, with width ½d, an exponential of rate λ carries e^{−λd} of the mass and the rule's
 error at λ·½d ≤ 20 is below 1e-13 of it). Tested agreement with the reference: |Δ log R| ≤ 1e-12·max(1, |log R|)
-over β ∈ [−1e4, 1e4], q ∈ [1e-8, 0.9], b ∈ [0.05, 100] (observed ≤ 3e-13); Theorem 4.4 within 1e-10 relative.
+over β ∈ [−1e4, 1e4], q ∈ [1e-8, 0.9], b ∈ [0.05, 100] (observed ≤ 3e-13); Theorem 4.4 within 1e-10 relative;
+R^(−1) = 1/(1−q) to 1e-13 for b from 1e-8 down to 1e-300 (tests/ptr/test_ptr_edges.py).
 
 Theorem 4.4's excesses, without the cancellation of R^(α) − 2(1−q)R^(α−1) + (1−q)²R^(α−2) (notes §8):
 
@@ -36,6 +39,7 @@ import math
 import torch
 
 from dpspec.reference.domains import NOISE
+from dpspec.reference.errors import DomainError
 from dpspec.reference.ptr.spec import ANY_ORDER, Q_RATE
 
 from .._torch import gauss_legendre, params
@@ -44,6 +48,7 @@ from ..base.sgm import log_psi
 _NODES = 12
 _RATIO = 1.5  # geometric growth of panel end points away from a centre (width ½d at distance d)
 _RESOLVED = 10.0  # the finest panel has |β|·width ≤ this
+_DBL_MAX = 1.7976931348623157e308
 
 
 def log_r(u: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
@@ -54,22 +59,22 @@ def log_r(u: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
 
 
 def _mesh(beta_abs: torch.Tensor, q: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Sorted panel end points (last dimension) on [−1/b, 1/b] (module docstring); points that coincide after
-    clipping give empty panels, which :func:`_log_integral` skips."""
-    lo, hi = -1 / b, 1 / b
+    """Sorted panel end points (last dimension) on [0, 2/b] in the variable v = u + 1/b (module docstring);
+    points that coincide after clipping give empty panels, which :func:`_log_integral` skips."""
+    width = 2 / b
     n_fine = torch.clamp(torch.ceil(torch.log2((beta_abs + 2) / _RESOLVED)), min=0)
     k_max = int(n_fine.max())
-    far = float((hi - lo).max())
+    far = float(width.max())
     coarse = [1.0]
     while coarse[-1] < far:
         coarse.append(coarse[-1] * _RATIO)
     fine = torch.tensor([2.0**-k for k in range(k_max, 0, -1)], dtype=b.dtype, device=b.device)
     fine = torch.maximum(fine, torch.exp2(-n_fine).unsqueeze(-1))  # per row: only as fine as its |β| needs
     d = torch.cat([fine, torch.tensor(coarse, dtype=b.dtype, device=b.device).expand(*b.shape, -1)], dim=-1)
-    u_star = (torch.log1p(-q) - torch.log(q)).unsqueeze(-1)
-    lo_, hi_ = lo.unsqueeze(-1), hi.unsqueeze(-1)
-    points = torch.cat([lo_, hi_, lo_ + d, hi_ - d, u_star, u_star - d, u_star + d], dim=-1)
-    points = torch.minimum(torch.maximum(points, lo_), hi_)
+    v_star = (torch.log1p(-q) - torch.log(q) + 1 / b).unsqueeze(-1)
+    zero, hi_ = torch.zeros_like(width).unsqueeze(-1), width.unsqueeze(-1)
+    points = torch.cat([zero, hi_, d, hi_ - d, v_star, v_star - d, v_star + d], dim=-1)
+    points = torch.minimum(torch.maximum(points, zero), hi_)
     return torch.sort(points, dim=-1).values
 
 
@@ -89,12 +94,20 @@ def _log_integral(log_f, bp: torch.Tensor) -> torch.Tensor:
 def expectation(log_g, q: torch.Tensor, b: torch.Tensor, beta_abs: torch.Tensor) -> torch.Tensor:
     """log E_{s~Lap(0,b)}[g(ρ(s))] for g > 0 given as ``log_g(u, rows)`` = log g(e^u) at the parameters of
     ``rows`` (module docstring). ``q``, ``b``, ``beta_abs``: flat tensors of one shape; the log-slope of g in u
-    must be at most ``beta_abs`` + 2 in size (it sets the finest panels)."""
+    must be at most ``beta_abs`` + 2 in size (it sets the finest panels).
+
+    The body ¼e^{−1/(2b)}∫_{−1/b}^{1/b} e^{−u/2} g(e^u) du is integrated as ¼∫_0^{2/b} e^{−v/2} g(e^{v−1/b}) dv,
+    v = u + 1/b: the weight's log is −v/2 exactly, where −u/2 − 1/(2b) cancelled two numbers of size 1/(2b) and
+    the nodes u = −1/b + d lost d (at b = 1e-16 the end-point mesh collapsed and R^(−1) came out 1.505, not
+    1/(1−q) = 1.0101). Needs 2/b to be a finite double: DomainError naming b below 2/DBL_MAX ≈ 1.1e-308."""
+    if not bool(torch.isfinite(2 / b).all()):
+        raise DomainError("b", float(b[~torch.isfinite(2 / b)][0]),
+                          f"({2 / _DBL_MAX:.2g}, inf) in the fast path (2/b must be a finite double)")
     rows = torch.arange(b.numel(), device=b.device).unsqueeze(-1)
     one_over_b = (1 / b).unsqueeze(-1)
     tails = torch.logaddexp(math.log(0.5) + log_g(-one_over_b, rows), math.log(0.5) - one_over_b + log_g(one_over_b, rows))
-    body = _log_integral(lambda u, r: -u / 2 + log_g(u, r.unsqueeze(-1)), _mesh(beta_abs, q, b))
-    return torch.logaddexp(tails.squeeze(-1), math.log(0.25) - one_over_b.squeeze(-1) / 2 + body)
+    body = _log_integral(lambda v, r: -v / 2 + log_g(v - one_over_b[r], r.unsqueeze(-1)), _mesh(beta_abs, q, b))
+    return torch.logaddexp(tails.squeeze(-1), math.log(0.25) + body)
 
 
 def log_rq(beta, q, b) -> torch.Tensor:

@@ -27,11 +27,27 @@ from typing import Callable, Iterable
 import torch
 from torch.func import functional_call, grad, vmap
 
+from dpspec.reference.errors import DomainError
+from dpspec.reference.ptr.spec import SAMPLE_PROBABILITY, SAMPLE_SIZE
+
 from .operators import PTRResult, gaussian_trimmed_sum, ptr_trimmed_sum
 
 
 def poisson_sample(n: int, q: float, generator: torch.Generator | None = None, device=None) -> torch.Tensor:
-    """Indices of a Poisson sample of {0, …, n−1}: each index independently with probability q (Algorithm 2 l. 4)."""
+    """Indices of a Poisson sample of {0, …, n−1}: each index independently with probability q (Algorithm 2 l. 4).
+
+    ``n`` must be an integer ≥ 0 (an integer-valued float is accepted; booleans are not) and ``q`` a real number in
+    [0, 1]; anything else (q = 2, q = NaN, n = −1, n = 2.5) raises a one-line DomainError naming the argument."""
+    if isinstance(n, bool) or isinstance(n, torch.Tensor) and n.numel() != 1:
+        raise DomainError("n", n, SAMPLE_SIZE.describe())
+    n = SAMPLE_SIZE.check("n", n.item() if isinstance(n, torch.Tensor) else n)
+    if isinstance(q, (bool, str, bytes)) or q is None:
+        raise DomainError("q", repr(q), f"a real number in {SAMPLE_PROBABILITY.describe()}")
+    try:
+        q = float(q)
+    except (TypeError, ValueError):
+        raise DomainError("q", repr(q), f"a real number in {SAMPLE_PROBABILITY.describe()}") from None
+    q = SAMPLE_PROBABILITY.check("q", q)
     return torch.nonzero(torch.rand(n, generator=generator, device=device) < q).flatten()
 
 

@@ -26,7 +26,7 @@ from mpmath import mp, mpf
 
 from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
 from ..domains import ALPHA, EPS, STEPS, Param
-from ..errors import DomainError
+from ..errors import DomainError, PrecisionError
 from ..precision import log1mexp, logsumexp, self_checked
 from .spec import KOV_STEPS, PER_STEP_EPS, RDP_CURVE, SLACK_DELTA, STEP_DELTA
 
@@ -36,11 +36,54 @@ KOV15 = "Kairouz, Oh & Viswanath, The Composition Theorem for Differential Priva
 # ---------------------------------------------------------------------------------------------------
 # RDP additivity
 
+def curve_statement(curve):
+    """The catalogue statement a curve parameter was bound from (``catalogue.curve``), or None for a plain callable."""
+    from ..catalogue import get
+
+    sid = getattr(curve, "statement_id", None)
+    return get(sid) if sid is not None else None
+
+
+def alpha_monotone_where(applies, why: str):
+    """A property check (``Statement.properties``): the statement's value is non-decreasing in α at the drawn point,
+    compared at (1 + α)/2 < α < α + 1 (α + 1 capped at the domain's end), where ``applies(curve)`` holds; elsewhere it
+    checks nothing (the declaration is conditional). ``why`` names the reason, for the docstring and the report."""
+    def alpha_monotone_for_exact_curves(statement, params):
+        if not applies(params["curve"]):
+            return
+        domain = next(p.domain for p in statement.params if p.name == "alpha")
+        alpha = mpf(params["alpha"])
+        orders = [(1 + alpha) / 2, alpha, min(alpha + 1, mpf(domain.hi))]
+        values = [statement.reference(**{**params, "alpha": a}) for a in orders]
+        tol = mpf(10) ** (-(mp.dps - 10))
+        for (a, va), (b, vb) in zip(zip(orders, values), zip(orders[1:], values[1:])):
+            if vb < va - tol * max(abs(va), abs(vb)):
+                raise AssertionError(f"{statement.id} decreases in alpha with curve {params['curve'].__name__}: "
+                                     f"alpha={mpmath.nstr(a, 12)} gives {mpmath.nstr(va, 12)}, alpha={mpmath.nstr(b, 12)} "
+                                     f"gives {mpmath.nstr(vb, 12)} ({why})")
+    alpha_monotone_for_exact_curves.why = why
+    return alpha_monotone_for_exact_curves
+
+
+def _is_mechanism_curve(curve) -> bool:
+    """The curve is the exact RDP curve of a mechanism: bound from a catalogue RDP statement whose claim is exact."""
+    st = curve_statement(curve)
+    return st is not None and st.value.returns == "rdp_eps" and st.claim == "exact"
+
+
 @self_checked
 def rdp_composition(curve, steps, alpha):
     """RDP composition (Mironov 2017, Prop. 1): if each of T adaptively chosen mechanisms is (α, ε(α))-RDP,
     their composition is (α, T·ε(α))-RDP. Homogeneous form ε_T(α) = T·ε(α). (Equality holds for the product
-    of identical independent pairs, by additivity of the Rényi divergence.)"""
+    of identical independent pairs, by additivity of the Rényi divergence.)
+
+    Monotonicity in α is declared only where it holds: when ε(·) is the exact RDP curve of a mechanism (a catalogue
+    RDP statement with claim "exact": base.gaussian_rdp, base.laplace_rdp, base.sgm_rdp), ε(α) is a supremum of
+    Rényi divergences D_α(P‖Q), each non-decreasing in α (van Erven & Harremoës, "Rényi Divergence and
+    Kullback–Leibler Divergence", IEEE Trans. Inf. Theory 2014, Thm 3), so T·ε(α) is non-decreasing. A curve that
+    is only an upper bound need not be: ptr.ineq38_41's α/((α−1)b) decreases in α (a valid but loose bound at small
+    α), and so does T times it (conformance with seed 3 found it when the monotonicity was declared for every curve).
+    Monotone in T for every curve (ε ≥ 0)."""
     value = curve(alpha)
     if value < 0:
         raise DomainError("curve", f"eps({mpmath.nstr(alpha, 8)}) = {mpmath.nstr(value, 8)}",
@@ -64,7 +107,10 @@ register(Statement(
     ),
     reference=rdp_composition,
     privacy=Privacy("any", "both", "none"),
-    monotone={"steps": +1, "alpha": +1},
+    monotone={"steps": +1},
+    properties=(alpha_monotone_where(_is_mechanism_curve, "the exact RDP curve of a mechanism is non-decreasing in α: "
+                                     "van Erven & Harremoës 2014, Thm 3"),),
+    note="non-decreasing in alpha where the curve is the exact RDP curve of a mechanism (see the docstring)",
 ))
 
 
@@ -156,22 +202,31 @@ def _active(eps_g, eps, k):
 def _log_delta0(eps_g, eps, k):
     """log δ₀(ε_g) = log Σ_{ℓ : (k−2ℓ)ε > ε_g} C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})/(1+e^ε)^k. Each term is
     C(k,ℓ) p^{k−ℓ} q^ℓ · (1 − e^{ε_g − (k−2ℓ)ε}) with p = e^ε/(1+e^ε), q = 1 − p, all positive (no cancellation;
-    the factor is taken from expm1)."""
-    factor = lambda ell: -mpmath.expm1(eps_g - (k - 2 * ell) * eps)
+    the factor is taken from expm1, or as 1 − e^x where x < −log 2 and nothing cancels: expm1 is several times
+    slower in mpmath, and k = 1e5 sums thousands of terms)."""
+    factor = lambda ell: _one_minus_exp(eps_g - (k - 2 * ell) * eps)
     return _log_binomial_sum(k, _log_q(eps), _log_p(eps), _active(eps_g, eps, k), factor)
+
+
+def _one_minus_exp(x):
+    """1 − e^x for x ≤ 0, to full relative precision."""
+    return 1 - mpmath.exp(x) if x < -mpmath.ln2 else -mpmath.expm1(x)
 
 
 def _log_one_minus_delta0(eps_g, eps, k):
     """log(1 − δ₀(ε_g)) without cancellation. For δ₀ ≤ 1/2, log1p(−δ₀) from log δ₀. For δ₀ → 1 (e.g. large
     kε) as a sum of positive terms: since the
     weights C(k,ℓ)p^{k−ℓ}q^ℓ sum to 1, 1 − δ₀ = Σ_{ℓ inactive} C(k,ℓ)p^{k−ℓ}q^ℓ
-    + Σ_{ℓ active} C(k,ℓ)p^{k−ℓ}q^ℓ e^{ε_g − (k−2ℓ)ε}. The inactive sum runs over m = k−ℓ = 0..k−i."""
+    + Σ_{ℓ active} C(k,ℓ)p^{k−ℓ}q^ℓ e^{ε_g − (k−2ℓ)ε}. The inactive sum runs over m = k−ℓ = 0..k−i; the active
+    one is e^{ε_g} Σ_{ℓ<i} C(k,ℓ)p^ℓ q^{k−ℓ} (q/p = e^{−ε}), a binomial sum whose walk starts at its own largest
+    term (written with the factor e^{gap}, the terms grew along the walk and it never stopped early: 5e4 terms,
+    6 s at ε = 1e300, k = 1e5)."""
     log_delta0 = _log_delta0(eps_g, eps, k)
     if log_delta0 <= -mpmath.log(2):
         return mpmath.log1p(-mpmath.exp(log_delta0))
     i = _active(eps_g, eps, k)
     inactive = _log_binomial_sum(k, _log_p(eps), _log_q(eps), k - i + 1)
-    active = _log_binomial_sum(k, _log_q(eps), _log_p(eps), i, lambda ell: mpmath.exp(eps_g - (k - 2 * ell) * eps))
+    active = eps_g + _log_binomial_sum(k, _log_p(eps), _log_q(eps), i)
     return logsumexp([inactive, active])
 
 
@@ -224,7 +279,9 @@ def kov15_optimal(eps, delta, k, delta_prime):
     the pair (ε_g, 1 − (1−δ)^k(1 − δ')) with ε_g = min{ε' ≥ 0 : δ₀(ε') ≤ δ'} the smallest total ε the
     privacy region allows (δ₀ as in ``kov15_profile``, with δ = 0). δ₀ is linear in e^{ε'} between the
     points (k−2i)ε, so ε_g is found in closed form on the right segment: with A, B the sums over
-    ℓ < i of C(k,ℓ)e^{(k−ℓ)ε} and C(k,ℓ)e^{ℓε} (over (1+e^ε)^k), ε_g = log((A − δ')/B)."""
+    ℓ < i of C(k,ℓ)e^{(k−ℓ)ε} and C(k,ℓ)e^{ℓε} (over (1+e^ε)^k), ε_g = log((A − δ')/B), computed as
+    log1p((D − δ')/B) with D = A − B = Σ_{ℓ<i} C(k,ℓ)(e^{(k−ℓ)ε} − e^{ℓε})/(1+e^ε)^k a sum of positive terms (see
+    :func:`_segment_eps`)."""
     delta_g = -mpmath.expm1(k * mpmath.log1p(-delta) + mpmath.log1p(-delta_prime))
     # δ' = 1: δ₀ ≤ 1 always; decided here because log δ₀(0) can round to ≥ 0 when 1 − δ₀(0) is below the working
     # precision (ε = 1, k = 804: the 38- and 50-digit passes disagreed)
@@ -232,29 +289,45 @@ def kov15_optimal(eps, delta, k, delta_prime):
         return mpf(0), delta_g
     # near δ' = 1, log δ₀ − log δ' ≈ (1 − δ') − (1 − δ₀) loses log10(1/(1 − δ')) digits: carry them as guard digits
     # (ε = 1, k = 117, δ' = 1 − 1.4e-7 failed the two-precision self-check without them)
-    guard = max(0, int(-mpmath.log10(1 - delta_prime))) + 5 if delta_prime > 0.5 else 0
-    with mp.workdps(mp.dps + guard):
-        eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
-    # ε_g = log A − log B + log1p(−δ'/A) is a difference of O(1) logs: a small ε_g loses log10(1/ε_g) digits
-    # (T = 1, ε = 4.9e-10, δ' = 1e-15 failed the self-check): recompute with that many more
-    if 0 < eps_g < mpf("1e-3"):
-        with mp.workdps(mp.dps + guard + int(-mpmath.log10(eps_g)) + 5):
-            eps_g = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
-    return +eps_g, delta_g
+    extra = 0
+    for _ in range(6):
+        with mp.workdps(mp.dps + extra):
+            eps_g, lost = _kov15_optimal_eps(mpf(eps), k, mpf(delta_prime))
+        if lost <= max(extra, 3):  # up to 3 digits are covered by the self-check's guard digits (8 or more)
+            return +eps_g, delta_g
+        extra = lost + 5
+        if extra > KOV_MAX_EXTRA_DIGITS:
+            break
+    raise PrecisionError(f"kov15_optimal at eps={mpmath.nstr(eps, 17)}, k={k}, delta_prime={mpmath.nstr(delta_prime, 17)}: "
+                         f"D − δ' cancels more than {KOV_MAX_EXTRA_DIGITS} digits")
+
+
+KOV_MAX_EXTRA_DIGITS = 1000  # digits D − δ' may cost (a few for float64 δ'; see _segment_eps)
 
 
 def _kov15_optimal_eps(eps, k, delta_prime):
-    """ε_g of :func:`kov15_optimal` (see there), at the current precision."""
-    log_dp = mpmath.log(delta_prime)
-    if _log_delta0(mpf(0), eps, k) <= log_dp:
-        return mpf(0)
+    """(ε_g, digits lost) of :func:`kov15_optimal` (see there), at the current precision.
+
+    Comparisons of δ₀ with δ' > 1/2 are made between 1 − δ₀ (:func:`_log_one_minus_delta0`, positive sums) and
+    1 − δ' (exact): near δ' = 1, log δ₀ − log δ' ≈ (1 − δ') − (1 − δ₀) kept only log10(1/(1 − δ')) fewer digits
+    (ε = 1, k = 117, δ' = 1 − 1.4e-7 failed the self-check; guard digits fixed that, but the 20-digit search
+    below could not resolve δ' = 1 − 2^-53 and walked i one by one: 33 s at k = 1e5)."""
+    near = delta_prime > mpf(1) / 2
+    log_dp, log_1m_dp = mpmath.log(delta_prime), mpmath.log1p(-delta_prime)
+
+    def at_least(grid):  # δ₀(grid) ≥ δ'
+        if near:
+            return _log_one_minus_delta0(grid, eps, k) <= log_1m_dp
+        return _log_delta0(grid, eps, k) >= log_dp
+
+    zero = mpf(0)
+    if (_log_one_minus_delta0(zero, eps, k) >= log_1m_dp) if near else (_log_delta0(zero, eps, k) <= log_dp):
+        return zero, 0  # δ₀(0) ≤ δ'
     log_q, log_p = _log_q(eps), _log_p(eps)
-    log_a = lambda i: _log_binomial_sum(k, log_q, log_p, i)  # Σ_{ℓ<i} C(k,ℓ)e^{(k−ℓ)ε}/(1+e^ε)^k
-    log_b = lambda i: _log_binomial_sum(k, log_p, log_q, i)  # Σ_{ℓ<i} C(k,ℓ)e^{ℓε}/(1+e^ε)^k
 
     def reaches(i):  # δ₀ at the grid point (k−2i)ε is ≥ δ' (or the grid point is ≤ 0)
         grid = (k - 2 * i) * eps
-        return grid <= 0 or _log_delta0(grid, eps, k) >= log_dp
+        return grid <= 0 or at_least(grid)
 
     # δ₀((k−2i)ε) increases with i: binary search (at 20 digits, for speed) for the first i ≥ 1 that
     # reaches δ', then confirm or correct it at the working precision
@@ -267,10 +340,29 @@ def _kov15_optimal_eps(eps, k, delta_prime):
         lo += 1
     while lo > 1 and reaches(lo - 1):
         lo -= 1
-    # on [(k−2i)ε, (k−2i+2)ε) the active terms are ℓ < i: δ₀(ε') = A − e^{ε'}B, so ε_g = log((A − δ')/B)
-    la, lb = log_a(lo), log_b(lo)
-    eps_g = la + log1mexp(log_dp - la) - lb
-    return max(eps_g, mpf(0))
+    return _segment_eps(eps, k, lo, delta_prime, log_q, log_p)
+
+
+def _segment_eps(eps, k, i, delta_prime, log_q, log_p):
+    """The root of δ₀(ε') = δ' on the segment of ``i`` (active terms ℓ < i, ℓ < k/2: δ₀ = A − e^{ε'}B), and the
+    digits its subtraction costs. e^{ε_g} = (A − δ')/B = 1 + (D − δ')/B with D = A − B = Σ_{ℓ<i} w_ℓ(1 − e^{−(k−2ℓ)ε}),
+    w_ℓ = C(k,ℓ)p^{k−ℓ}(1−p)^ℓ: D and B are sums of positive terms, so the only cancellation is D − δ' = B(e^{ε_g} − 1)
+    > 0 (log A − log B lost log10(1/ε_g) digits instead, all of them for ε = 1e-300: ε_g came out 0 where it is
+    9.05e-300). For δ' > 1/2 it is formed as (1 − δ') − (1 − D), 1 − D = Σ_{ℓ≥i} w_ℓ + B, so near δ' = 1 only
+    the digits of (1 − δ')/(D − δ') are lost, not those of 1/(1 − δ'). The digits lost (the condition number of
+    ε_g in δ') are returned; the caller recomputes with them."""
+    log_b = _log_binomial_sum(k, log_p, log_q, i)  # log B: Σ_{ℓ<i} C(k,ℓ)e^{ℓε}/(1+e^ε)^k
+    if delta_prime > mpf(1) / 2:
+        log_big = mpmath.log1p(-delta_prime)  # log(1 − δ')
+        log_small = logsumexp([_log_binomial_sum(k, log_p, log_q, k - i + 1), log_b])  # log(1 − D)
+    else:
+        log_big = _log_binomial_sum(k, log_q, log_p, i, lambda ell: _one_minus_exp(-(k - 2 * ell) * eps))  # log D
+        log_small = mpmath.log(delta_prime)
+    if log_big <= log_small:  # D − δ' > 0 in exact arithmetic: all digits lost at this precision
+        return mpf(0), 2 * mp.dps + 20
+    log_gap = log_big + log1mexp(log_small - log_big)
+    lost = max(0, int(-mpmath.log10(-mpmath.expm1(log_small - log_big))))
+    return mpmath.log1p(mpmath.exp(log_gap - log_b)), lost
 
 
 register(Statement(

@@ -18,7 +18,7 @@ from .._solve import maximise_concave, root
 from ..catalogue import Privacy, Source, Statement, Value, Variant, WitnessUse, register
 from ..domains import DELTA, EPS, STEPS, Param
 from ..errors import DomainError, PrecisionError
-from .gaussian import delta_shift, log_delta_shift
+from .gaussian import MAX_GUARD_DIGITS, _show, delta_shift, log_delta_shift
 from ..precision import self_checked
 from .spec import GROUP, MU, TRADEOFF_CURVE, TRADEOFF_DELTA, TYPE_I
 
@@ -39,8 +39,24 @@ def gdp_tradeoff(alpha, mu):
     """The Gaussian trade-off function (DRS 2022, Def. 2.7): G_μ(α) = T(N(0,1), N(μ,1))(α) = Φ(Φ^{-1}(1−α) − μ).
 
     Exact trade-off function of the Gaussian mechanism with σ = 1/μ (sensitivity 1). Φ^{-1}(1 − α) is
-    computed for the upper tail (no 1 − α rounding), so G_μ is accurate for α down to 1e-300."""
-    return ndtr(ndtri_upper(alpha) - mu)
+    computed for the upper tail (no 1 − α rounding), so G_μ is accurate for α down to 1e-300.
+
+    Φ's relative condition number at x = Φ^{-1}(1 − α) − μ < 0 is about x², and x carries the absolute errors
+    of z = Φ^{-1}(1 − α) and of the subtraction (about 2^(−prec)·(|z| + |x|)): the value is recomputed with
+    log10(1 + x(|x| + |z|)) more digits (620 at μ = 1e308; 5 digits lost at μ = 1e5 before). G_μ(α) below
+    exp(−10^2000) (|x| > 1.4e1000, only from decimal strings) is refused with a PrecisionError."""
+    z = ndtri_upper(alpha)
+    if mpmath.isinf(z):
+        return ndtr(z)
+    x = z - mu
+    guard = int(mpmath.log10(1 + (abs(x) * (abs(x) + abs(z)) if x < 0 else abs(x) + abs(z)))) + 5
+    if x < 0 and x * x / 2 > mpf(10) ** MAX_GUARD_DIGITS:
+        raise PrecisionError(f"G_mu(alpha) at alpha={_show(alpha)}, mu={_show(mu)} is below the supported "
+                             f"exp(−10^{MAX_GUARD_DIGITS}) (|Φ^(-1)(1 − α) − μ| = {mpmath.nstr(abs(x), 5)}), "
+                             "which every float64 alpha and mu stays above")
+    with mp.workdps(mp.dps + guard):
+        value = ndtr(ndtri_upper(alpha) - mu)
+    return +value
 
 
 register(Statement(
@@ -159,10 +175,11 @@ def gdp_mu(eps, delta):
         if lo == log_target:
             raise PrecisionError(f"gdp_mu: δ_μ(ε) ≥ δ at μ = δ = {mpmath.nstr(delta, 5)} (cannot happen)")
         hi, lo, step = lo, max(lo - step, log_target), 2 * step
-    while h(hi) <= 0:
-        lo, hi = hi, hi + 1
-        if hi > 20:
-            raise PrecisionError(f"gdp_mu: no μ < e^20 gives δ = {mpmath.nstr(delta, 5)} at ε = {eps}")
+    step = 1
+    while h(hi) <= 0:  # up in growing steps: the root is near log √(2ε) for large ε (355 at ε = 1e308)
+        lo, hi, step = hi, hi + step, 2 * step
+        if hi > 10**4:  # a bound on the work; float64 inputs stay below t = 360
+            raise PrecisionError(f"gdp_mu: no μ < e^10000 gives delta={_show(delta)} at eps={_show(eps)}")
     return mpmath.exp(root(h, lo, hi, abs_tol=mpf(2) ** (-mp.prec + 4)))
 
 
@@ -187,8 +204,8 @@ register(Statement(
 # ---------------------------------------------------------------------------------------------------
 # δ(ε) of any trade-off function
 
-def _conjugate_profile(f, eps):
-    """sup_{x ∈ [0,1]} (1 − f(x) − e^ε x), certified by concavity (see maximise_concave)."""
+def _conjugate_profile(f, eps, rel_tol):
+    """sup_{x ∈ [0,1]} (1 − f(x) − e^ε x), certified by concavity to ``rel_tol`` (see maximise_concave)."""
     slope = mpmath.exp(eps)
 
     def g(x):
@@ -198,7 +215,7 @@ def _conjugate_profile(f, eps):
                               "a trade-off function with values in [0, 1]")
         return 1 - value - slope * x
 
-    best, _ = maximise_concave(g, 0, 1, rel_tol=mpf(2) ** (-mp.prec + 16))
+    best, _ = maximise_concave(g, 0, 1, rel_tol=rel_tol)
     return best
 
 
@@ -212,16 +229,37 @@ def tradeoff_profile(curve, eps):
     where f*(y) = sup_x (yx − f(x)) is the convex conjugate. f is convex, so the objective is concave and
     a golden-section search finds its maximum with a certificate (chord bounds). The subtraction
     1 − f(x) − e^ε x loses about log10(1/δ) digits, so a 20-digit pass sizes δ and the result is computed
-    with that many more digits (f is evaluated at the raised precision too)."""
+    with that many more digits (f is evaluated at the raised precision too). The certificate is asked for dps + 6
+    digits (relative) whatever the working precision, so that a steep objective (slope e^{ε0} for f_{ε0,δ0}) is
+    resolved by working with more digits rather than failing at every precision.
+
+    A certified maximum of 0 at dps + 6 digits is returned as 0: that covers the exact zeros (f_{ε',0} at ε ≥ ε',
+    f(x) = 1 − x) but also a positive δ below about 10^(−2(dps+6)), which the search cannot tell apart. The first
+    time a pass cannot resolve δ (0 or a failed certificate), the a-priori bound δ(ε) ≤ 1 − f(min(1, e^{−ε}))
+    (for x ≥ e^{−ε} the objective is at most −f(x) ≤ 0, and below it 1 − f(x) ≤ 1 − f(e^{−ε}), f non-increasing)
+    is evaluated once with 1010 digits: below 1e-1000 the value is refused at once (PrecisionError) instead of
+    being searched for at every precision up to 1000 digits (G_1 at ε = 1e15 took 90 s and returned 0)."""
     target = mp.dps
     working = 20  # a cheap first pass only sizes δ
+    bound_checked = False
     while True:
         try:
             with mp.workdps(working):
-                value = _conjugate_profile(curve, eps)
+                # the certificate needs only the target's digits (+6); the digits worked beyond them absorb the
+                # objective's slope, which bounds what the final bracket can resolve: for f_{ε0,δ0} it is e^{ε0}, and
+                # a tolerance of 2^(16 − prec) failed at every precision once e^{ε0} > 2^12 (ε0 = 14.8, conformance)
+                tol = max(mpf(2) ** (-mp.prec + 16), mpf(10) ** (-(target + 6)))
+                value = _conjugate_profile(curve, eps, tol)
         except PrecisionError:
+            value = None
+        if (value is None or value == 0) and not bound_checked:
+            bound_checked = True
+            if _profile_bound_below(curve, eps, 1000):
+                raise PrecisionError(f"tradeoff_profile: δ at eps={_show(eps)} is at most 1 − f(e^(−ε)) < 1e-1000, "
+                                     "below the supported range")
+        if value is None:
             if working >= target + 1000:
-                raise
+                raise PrecisionError(f"tradeoff_profile: δ at eps={_show(eps)} is not resolved at {working} digits")
             working += 40  # the certificate failed at this precision: δ is smaller than it resolves
             continue
         if value == 0 and working >= target + 6:
@@ -232,6 +270,14 @@ def tradeoff_profile(curve, eps):
         if needed > target + 1000:
             raise PrecisionError(f"tradeoff_profile: δ({mpmath.nstr(eps, 8)}) is below 1e-1000 or zero")
         working = max(needed, working + 20)
+
+
+def _profile_bound_below(curve, eps, digits: int) -> bool:
+    """Whether 1 − f(min(1, e^{−ε})), an upper bound on δ(ε) (see tradeoff_profile), is below 10^(−digits):
+    evaluated with 10 digits to spare, so a computed value below half of it is conclusive."""
+    with mp.workdps(digits + 10):
+        x0 = mpmath.exp(-mpf(eps)) if eps > 0 else mpf(1)
+        return 1 - curve(x0) < mpf(10) ** (-digits) / 2
 
 
 register(Statement(

@@ -10,12 +10,12 @@ import mpmath
 import numpy as np
 from mpmath import mp, mpf
 
-from .._normal import log_ndtr
-from .._solve import expand_bracket, root
+from .._normal import ASYMPTOTIC_FROM, log_ndtr, mills_series
+from .._solve import root
 from ..catalogue import Condition, Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
 from ..domains import ALPHA, DELTA, EPS, NOISE, Param
 from ..errors import PrecisionError
-from ..precision import log1mexp, self_checked
+from ..precision import self_checked
 from .spec import GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
 
 
@@ -81,35 +81,149 @@ register_witness(Witness(
 # ---------------------------------------------------------------------------------------------------
 # (ε, δ): the exact privacy profile (analytic Gaussian) and the classical calibration.
 
-A_MAX = mpf(10) ** 100  # largest |μ/2 − ε/μ| log_delta_shift evaluates
+MAX_GUARD_DIGITS = 2000  # δ = exp(log δ) is formed only for |log δ| < 10^2000 (see delta_shift)
+MAX_CANCELLATION_DIGITS = 4000  # digits the cancellation inside log(1 − r) may cost (see log_delta_shift)
 
 
-def log_delta_shift(eps, mu):
-    """log δ(ε) of the pair N(μ, 1) vs N(0, 1) (−inf where δ = 0), unchecked helper shared with f-DP.
+def _log1mexp(x) -> mpf:
+    """log(1 − e^x) for x < 0, to full relative precision at both ends (Mächler's switch at −log 2)."""
+    x = mpf(x)
+    if x > -mpmath.log(2):
+        return mpmath.log(-mpmath.expm1(x))
+    return mpmath.log1p(-mpmath.exp(x))
+
+
+def _log_exp_eps_ndtr(eps, a, b) -> mpf:
+    """log(e^ε Φ(b)) for the pair (a = μ/2 − ε/μ, b = −μ/2 − ε/μ). Where b ≤ −1e20 it is taken from the Mills
+    expansion with the exact identity ε − b²/2 = −a²/2 (b² − a² = 2ε), so the two huge numbers ε and b²/2 never
+    cancel: −a²/2 − log|b| − ½ log 2π + log S(b)."""
+    if b <= -ASYMPTOTIC_FROM:
+        return -a * a / 2 - mpmath.log(-b) - mpmath.log(2 * mpmath.pi) / 2 + mpmath.log(mills_series(b))
+    return eps + log_ndtr(b)
+
+
+def _log_delta_far(mu, a, b):
+    """log δ(ε) where a = μ/2 − ε/μ ≤ −1e20 (so b = a − μ < a too): both tails from the Mills expansion
+    Φ(x) = φ(x) S(x)/|x| (reference/_normal.py). With b² − a² = 2ε the exponentials cancel exactly:
+    r = e^ε Φ(b)/Φ(a) = (a/b)·S(b)/S(a), so
+
+        1 − r = (μ S(a) − |a| D) / (|b| S(a)),   D = S(b) − S(a) = Σ_{k≥1} (−1)^k (2k−1)!! a^{−2k} expm1(2k log(a/b)),
+
+    log(a/b) = log1p(μ/b) < 0. Every term of D is formed without cancellation, and |a| D ≈ 2μ/a² ≤ 2e-40·μ S(a),
+    so the numerator does not cancel either: no digits beyond the working precision are needed, whatever |a|
+    (a float ε/μ reaches 1e632). The series for D is cut when the remainders of S(a) and S(b) (each below the
+    first omitted term, at most (2k+1)!!/a^{2k+2}) are below 2^(−prec−10) of μ S(a)/|a|."""
+    tol = mpf(2) ** (-mp.prec - 10)
+    s_a = mills_series(a)
+    log_ab = mpmath.log1p(mu / b)
+    inv_a2 = 1 / (a * a)
+    coef, d, k = mpf(1), mpf(0), 0
+    while True:
+        k += 1
+        coef *= (2 * k - 1) * inv_a2  # (2k−1)!! a^{−2k}
+        d += (-1) ** k * coef * mpmath.expm1(2 * k * log_ab)
+        if -a * 2 * coef * (2 * k + 1) * inv_a2 <= tol * mu * s_a:
+            break
+    one_minus_r = (mu * s_a + a * d) / (-b * s_a)
+    log_phi_a = -a * a / 2 - mpmath.log(-a) - mpmath.log(2 * mpmath.pi) / 2 + mpmath.log(s_a)
+    return log_phi_a + mpmath.log(one_minus_r)
+
+
+def _show(x) -> str:
+    """A parameter for an error message: the shortest float repr inside the normal float range, else 8 digits."""
+    x = mpf(x)
+    if x == 0 or mpf("2.2250738585072014e-308") <= abs(x) <= mpf("1.7976931348623157e308"):
+        return repr(float(x))
+    return mpmath.nstr(x, 8)
+
+
+def _describe(eps, mu, sigma=None) -> str:
+    if sigma is not None:
+        return f"eps={_show(eps)}, sigma={_show(sigma)}"
+    return f"eps={_show(eps)}, mu={_show(mu)}"
+
+
+def log_delta_shift(eps, mu=None, *, sigma=None):
+    """log δ(ε) of the pair N(μ, 1) vs N(0, 1) (−inf where δ = 0, i.e. μ = 0), unchecked helper shared with f-DP;
+    every ε ≥ 0 and μ ≥ 0; give ``mu`` or ``sigma`` (μ = 1/σ: then a = 1/(2σ) − εσ is formed from σ itself).
 
     δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) (Balle & Wang 2018, Thm 8 with μ = Δ/σ; Dong, Roth & Su 2022,
-    Cor 2.13). Written as log Φ(a) + log(1 − r), r = exp(ε + log Φ(b) − log Φ(a)) < 1, so that neither term
-    under- or overflows and the cancellation of the two terms is confined to log1mexp(log r). That loses
-    about log10(1/|log r|) digits (r → 1 for small μ, or large ε/μ²) on top of the magnitude of the terms
-    (about a²/2): a pass measures log r, and the value is recomputed with more digits until the precision
-    used covers both."""
-    eps, mu = mpf(eps), mpf(mu)
+    Cor 2.13). With a = μ/2 − ε/μ, b = −μ/2 − ε/μ:
+    * a is formed from the exact inputs with as many more digits as μ/2 and ε/μ cancel (:func:`_exact_difference`):
+      near ε = μ²/2 (large μ) a float ε leaves |a| ~ 1e3 out of terms ~5e19, and a rounded to the working
+      precision made the 38- and 50-digit passes disagree;
+    * a ≤ −1e20: :func:`_log_delta_far` (both tails asymptotic, the difference formed term by term);
+    * otherwise log Φ(a) + log(1 − r), r = exp(log(e^ε Φ(b)) − log Φ(a)) < 1 (:func:`_log_exp_eps_ndtr`), so that
+      neither term under- or overflows and the cancellation of the two terms is confined to log(1 − r). That
+      loses about log10(1/|log r|) digits (r → 1 for small μ, or large ε/μ²) on top of the magnitude of the
+      terms (about a²/2 < 1e40, or ε where b > −1e20): a pass measures log r, and the value is recomputed with more
+      digits until the precision used covers both. The digits so needed are at most ~400 for float64 inputs
+      (|log r| ≳ ε/a² with |a| < 1e20, ε ≥ 5e-324); beyond MAX_CANCELLATION_DIGITS the evaluation is refused."""
+    eps = mpf(eps)
+    if sigma is not None:
+        sigma = mpf(sigma)
+
+        def point():
+            a = _exact_difference(lambda: 1 / (2 * sigma), lambda: eps * sigma)
+            return eps, 1 / sigma, a, -1 / (2 * sigma) - eps * sigma
+
+        return _log_delta(point, lambda: _describe(eps, None, sigma), "sigma")
+    mu = mpf(mu)
     if mu == 0:
         return mpf("-inf")
 
+    def point():
+        return eps, mu, _exact_difference(lambda: mu / 2, lambda: eps / mu), -mu / 2 - eps / mu
+
+    return _log_delta(point, lambda: _describe(eps, mu), "mu")
+
+
+def log_delta_at(a, mu):
+    """log δ of the pair N(μ, 1) vs N(0, 1) at the ε with μ/2 − ε/μ = a, i.e. ε = μ(μ/2 − a) (a ≤ μ/2): the
+    parametrisation of the inversions, where ε ≈ μ²/2 for large μ could not carry a in its digits."""
+    a, mu = mpf(a), mpf(mu)
+    return _log_delta(lambda: (mu * (mu / 2 - a), mu, a, a - mu), lambda: f"a={mpmath.nstr(a, 8)}, mu={_show(mu)}",
+                      "mu")
+
+
+def _exact_difference(x, y):
+    """x() − y() to the working precision's relative accuracy, however much the two cancel: ``x`` and ``y`` are
+    recomputed from exact inputs with as many more digits as the difference is below them (0 when they are equal
+    at 4× the digits, which for quotients of the inputs means equal)."""
+    extra = 10
+    while True:
+        with mp.workdps(mp.dps + extra):
+            xv, yv = x(), y()
+            d = xv - yv
+        if d != 0:
+            lost = int(mpmath.log10((abs(xv) + abs(yv)) / abs(d))) + 1
+            if lost + 5 <= extra:
+                return +d
+            extra = lost + 10
+        elif extra >= 3 * mp.dps + 60:
+            return mpf(0)
+        else:
+            extra = 2 * extra + 20
+        if extra > MAX_CANCELLATION_DIGITS:
+            raise PrecisionError("the shift a = μ/2 − ε/μ cancels more than the supported "
+                                 f"{MAX_CANCELLATION_DIGITS} digits")
+
+
+def _log_delta(point, describe, noise_name):
+    """log δ at ``point()`` = (ε, μ, a, b), re-evaluated at every working precision from the exact inputs it closes
+    over (see :func:`log_delta_shift`)."""
+    eps, mu, a, b = point()
+    if a <= -ASYMPTOTIC_FROM:
+        return _log_delta_far(mu, a, b)
+
     def log_delta(extra):
         with mp.workdps(mp.dps + extra):
-            a, b = mu / 2 - eps / mu, -mu / 2 - eps / mu
+            eps, _, a, b = point()
             log_pa = log_ndtr(a)
-            log_r = eps + log_ndtr(b) - log_pa  # < 0 in exact arithmetic: e^ε Φ(b) < Φ(a) for μ > 0
-            return (log_pa + log1mexp(log_r) if log_r < 0 else None), log_r
+            log_r = _log_exp_eps_ndtr(eps, a, b) - log_pa  # < 0 in exact arithmetic: e^ε Φ(b) < Φ(a) for μ > 0
+            return (log_pa + _log1mexp(log_r) if log_r < 0 else None), log_r
 
-    a = mu / 2 - eps / mu
-    if abs(a) > A_MAX:  # mpmath's erfc overflows choosing its series length; δ < exp(−10^200) here anyway
-        raise PrecisionError(f"δ(ε) of the Gaussian shift pair for ε={mpmath.nstr(eps, 8)}, μ={mpmath.nstr(mu, 8)}: "
-                             f"|μ/2 − ε/μ| = {mpmath.nstr(abs(a), 8)} exceeds the supported {mpmath.nstr(A_MAX, 3)} "
-                             f"(δ < exp(−10^200))")
-    magnitude = int(mpmath.log10(1 + a * a + eps))  # digits of the terms that cancel inside log r
+    magnitude = int(mpmath.log10(1 + a * a + (eps if b > -ASYMPTOTIC_FROM else 0)))  # digits of the terms in log r
     extra = magnitude + 10
     for _ in range(8):
         value, log_r = log_delta(extra)
@@ -117,24 +231,38 @@ def log_delta_shift(eps, mu):
             needed = magnitude + max(0, int(-mpmath.log10(-log_r))) + 10
             if needed <= extra:
                 return +value
-            extra = needed + 5
         else:  # log r rounded to ≥ 0: all digits lost, try much harder
-            extra = 2 * extra + 20
-    raise PrecisionError(f"log_delta_shift: cancellation not resolved at ε={mpmath.nstr(eps, 8)}, "
-                         f"μ={mpmath.nstr(mu, 8)}")
+            needed = 2 * extra + 20
+        if needed > MAX_CANCELLATION_DIGITS:
+            raise PrecisionError(
+                f"δ(ε) of the Gaussian pair at {describe()}: the difference Φ(a) − e^ε Φ(b) cancels more than the "
+                f"supported {MAX_CANCELLATION_DIGITS} digits (every float64 eps and {noise_name} is within the "
+                "supported range)")
+        extra = needed + 5
+    raise PrecisionError(f"log_delta_shift: cancellation not resolved at {describe()}")
 
 
-def delta_shift(eps, mu):
-    """δ(ε) of the pair N(μ, 1) vs N(0, 1) = exp(log_delta_shift(ε, μ)), with the exponential taken at enough
-    extra digits: a relative error r in log δ becomes |log δ|·r in δ, and |log δ| ≈ (ε/μ)²/2 can be huge
-    (μ → 0), so log δ is computed with log10(1 + |log δ|) more digits before exponentiating."""
-    eps, mu = mpf(eps), mpf(mu)
-    if mu == 0:
+def delta_shift(eps, mu=None, *, sigma=None):
+    """δ(ε) of the pair N(μ, 1) vs N(0, 1) = exp(log_delta_shift(ε, μ)); give ``mu`` or ``sigma`` (μ = 1/σ).
+
+    The exponential is taken at enough extra digits: a relative error r in log δ becomes |log δ|·r in δ, and
+    |log δ| ≈ a²/2 can be huge (μ → 0: a ≈ −ε/μ reaches 1e632 for float64 inputs), so a first pass sizes
+    |log δ| and log δ is recomputed with log10(1 + |log δ|) + 5 more digits. Below δ = exp(−10^MAX_GUARD_DIGITS)
+    the value is refused with a PrecisionError naming the parameters."""
+    eps = mpf(eps)
+    if sigma is None and mpf(mu) == 0:
         return mpf(0)
-    a = mu / 2 - eps / mu
-    guard = int(mpmath.log10(1 + a * a / 2 + eps)) + 5
+    log_value = log_delta_shift(eps, mu, sigma=sigma)
+    if mpmath.isinf(log_value):
+        return mpf(0)
+    guard = int(mpmath.log10(1 + abs(log_value))) + 5
+    if guard > MAX_GUARD_DIGITS + 5:
+        raise PrecisionError(
+            f"δ(ε) of the Gaussian pair at {_describe(eps, mu, sigma)} is exp(−{mpmath.nstr(-log_value, 5)}): below "
+            f"the supported exp(−10^{MAX_GUARD_DIGITS}), which every float64 eps and "
+            f"{'sigma' if sigma is not None else 'mu'} stays above")
     with mp.workdps(mp.dps + guard):
-        value = mpmath.exp(log_delta_shift(eps, mu))
+        value = mpmath.exp(log_delta_shift(eps, mu, sigma=sigma))
     return +value
 
 
@@ -145,8 +273,9 @@ def gaussian_profile(eps, sigma):
         δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ),   ε ≥ 0,
 
     the hockey-stick divergence E_Q[(p/q − e^ε)₊] of P = N(1, σ²), Q = N(0, σ²) (both directions are
-    equal). The mechanism is (ε, δ)-DP iff δ ≥ δ(ε). Evaluated in log space, accurate for δ ≪ 1e-300."""
-    return delta_shift(eps, 1 / sigma)
+    equal). The mechanism is (ε, δ)-DP iff δ ≥ δ(ε). Evaluated in log space for every ε ≥ 0, σ > 0 down to
+    δ = exp(−10^2000) (every float64 pair; e.g. σ = 1e308, ε = 1 gives δ = exp(−5e615)), refused below."""
+    return delta_shift(eps, sigma=sigma)
 
 
 register(Statement(
@@ -174,14 +303,20 @@ def gaussian_eps(delta, sigma):
     """The smallest ε ≥ 0 with δ(ε) ≤ δ for the exact Gaussian profile (Balle & Wang 2018, Thm 8):
     ε(δ) = inf{ε ≥ 0 : Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) ≤ δ}; 0 when δ ≥ δ(0) = 2Φ(1/(2σ)) − 1.
 
-    δ(ε) is continuous and strictly decreasing where positive, so ε(δ) solves log δ(ε) = log δ; the root
-    is bracketed by doubling and found by a safeguarded Illinois iteration."""
+    δ(ε) is continuous and strictly decreasing where positive. The root is solved for a = μ/2 − ε/μ (μ = 1/σ),
+    ε = μ(μ/2 − a), on a ∈ [−√(2 log(1/δ)), μ/2]: a = μ/2 is ε = 0, and at the lower end δ(ε) < Φ(a) ≤
+    e^{−a²/2}/2 = δ/2. (In ε the root is ≈ μ²/2 + μ√(2 log(1/δ)) for large μ, and at σ = 1e-300 the working
+    precision could not represent the ε of the bracket's end apart from μ²/2.) For μ ≥ 1 the upper end is also
+    at most √(2 log(2/(1 − δ))): for a ≥ 0, e^ε Φ(b) = ½ erfcx(−b/√2) e^{−a²/2} ≤ φ(a)/|b| ≤ 2φ(a)/μ, so
+    δ ≥ 1 − e^{−a²/2}(1/2 + 0.8/μ) > δ there (a bracket [−5, 5e299] took 1300 bisections). Safeguarded Illinois
+    iteration."""
     mu, log_target = 1 / sigma, mpmath.log(delta)
-    h = lambda e: log_delta_shift(e, mu) - log_target
-    if h(0) <= 0:
+    h = lambda a: log_delta_at(a, mu) - log_target  # increasing in a
+    if h(mu / 2) <= 0:
         return mpf(0)
-    lo, hi = expand_bracket(h, 0, 1 + mu * mu)
-    return root(h, lo, hi)
+    hi = mu / 2 if mu < 1 else min(mu / 2, mpmath.sqrt(2 * mpmath.log(2 / (1 - delta))))
+    a = root(h, -mpmath.sqrt(-2 * log_target), hi)
+    return mu * (mu / 2 - a)
 
 
 register(Statement(
@@ -209,17 +344,14 @@ def gaussian_sigma(eps, delta):
     """The analytic Gaussian calibration (Balle & Wang 2018, Thm 8 solved for σ, their Algorithm 1):
     the smallest σ > 0 with Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) ≤ δ, sensitivity 1.
 
-    δ_σ(ε) decreases in σ (from 1 as σ → 0 to 0 as σ → ∞), so σ solves log δ_σ(ε) = log δ in log σ."""
+    δ_σ(ε) decreases in σ (from 1 as σ → 0 to 0 as σ → ∞), so σ solves log δ_σ(ε) = log δ in log σ, searched
+    over σ ∈ [e^(−10^4), e^(10^4)] (a bound on the work)."""
     log_target = mpmath.log(delta)
-    log_floor = -mpf(10) ** 200  # log δ at |μ/2 − ε/μ| > A_MAX, μ/2 < ε/μ: δ < exp(−10^200) (see log_delta_shift)
-    if log_target <= log_floor:
-        raise PrecisionError(f"gaussian_sigma: δ = {mpmath.nstr(delta, 5)} is below the supported exp(−10^200)")
+    if log_target <= -mpf(10) ** 200:
+        raise PrecisionError(f"gaussian_sigma: delta={_show(delta)} is below the supported exp(−10^200)")
 
     def h(t):  # t = log σ; decreasing in t
-        mu = mpmath.exp(-t)
-        if eps / mu - mu / 2 > A_MAX:  # the doubling search can reach σ ~ e^1024 for ε ~ 1e-308: δ is below any target
-            return log_floor - log_target
-        return log_delta_shift(eps, mu) - log_target
+        return log_delta_shift(eps, mpmath.exp(-t)) - log_target
 
     lo, hi = mpf(-1), mpf(1)
     while h(lo) <= 0:  # σ = e^lo is still private enough: go lower

@@ -13,7 +13,7 @@ from mpmath import mp, mpf
 
 from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
 from ..domains import EPS, NOISE, Param
-from ..precision import logsumexp, self_checked
+from ..precision import self_checked
 from .spec import LAPLACE_ALPHA
 
 MIRONOV = "Mironov, Rényi Differential Privacy, CSF 2017"
@@ -48,12 +48,32 @@ register(Statement(
 
 def _log_moment(alpha, b):
     """log E_Q[(p/q)^α] = (α − 1)·D_α(P‖Q) for P = Lap(1, b), Q = Lap(0, b), α ≥ 1 finite:
-    log( α/(2α−1)·e^{(α−1)/b} + (α−1)/(2α−1)·e^{−α/b} ) (Mironov 2017, Prop. 6), in log-sum-exp form."""
+    log( α/(2α−1)·e^{(α−1)/b} + (α−1)/(2α−1)·e^{−α/b} ) (Mironov 2017, Prop. 6), in the cancellation-free form
+    log1p(w₁E(p) + w₂E(q)) of :func:`laplace_rdp`."""
     alpha, b = mpf(alpha), mpf(b)
     if alpha == 1:
         return mpf(0)
-    return logsumexp([mpmath.log(alpha / (2 * alpha - 1)) + (alpha - 1) / b,
-                      mpmath.log((alpha - 1) / (2 * alpha - 1)) - alpha / b])
+    w1, w2 = alpha / (2 * alpha - 1), (alpha - 1) / (2 * alpha - 1)
+    return mpmath.log1p(w1 * _exp_excess((alpha - 1) / b) + w2 * _exp_excess(-alpha / b))
+
+
+def _exp_excess(y) -> mpf:
+    """e^y − 1 − y ≥ 0 without cancellation: the Taylor series Σ_{n≥2} y^n/n! for |y| < 1/2 (cut where a term
+    is below 2^(−prec−10) of the sum; for y < 0 the sum is at least y²/2·(1 − |y|/3), so the alternating terms
+    cost no digits), else expm1(y) − y (at most a factor 5 of cancellation at |y| = 1/2, carried by 2 guard digits)."""
+    y = mpf(y)
+    if abs(y) < mpf(1) / 2:
+        term, total, n = y * y / 2, mpf(0), 2
+        tol = mpf(2) ** (-mp.prec - 10)
+        while True:
+            total += term
+            n += 1
+            term *= y / n
+            if abs(term) <= tol * total:
+                return total + term
+    with mp.workdps(mp.dps + 2):
+        value = mpmath.expm1(y) - y
+    return +value
 
 
 @self_checked
@@ -64,15 +84,21 @@ def laplace_rdp(alpha, b):
         ε(1) = 1/b + e^{−1/b} − 1   (the KL divergence, the limit α → 1+),
         ε(∞) = 1/b                  (pure ε-DP, the limit α → ∞).
 
-    Exact, both directions. Near α = 1 the quotient is 0/0: the log term loses about log10(1/(α−1))
-    digits, which are added to the working precision."""
+    Exact, both directions. The weights w₁ = α/(2α−1), w₂ = (α−1)/(2α−1) sum to 1 and the exponents
+    p = (α−1)/b, q = −α/b have w₁p + w₂q = 0, so (with E(y) = e^y − 1 − y ≥ 0)
+
+        (α−1)·ε(α) = log(w₁e^p + w₂e^q) = log1p(w₁E(p) + w₂E(q)),
+
+    a log1p of a sum of non-negative terms: no cancellation anywhere (the printed form loses log10(b) digits to
+    the O(1/b) terms that cancel to O(1/b²): at b = 1e308 it was negative at one precision; the true value,
+    ≈ α/(2b²) = 1e-616 at α = 2, is returned to full precision), and near α = 1 every term is O(α − 1)
+    (w₂ is, and E(p) = O((α−1)²)), so the quotient is formed without 0/0. ε(1) = E(−1/b)."""
     if mpmath.isinf(alpha):
         return 1 / b
     if alpha == 1:
-        return 1 / b + mpmath.expm1(-1 / b)
-    lost = max(0, int(-mpmath.log10(alpha - 1))) + 5
-    with mp.workdps(mp.dps + lost):
-        return +(_log_moment(alpha, b) / (alpha - 1))
+        return _exp_excess(-1 / b)
+    w1, w2 = alpha / (2 * alpha - 1), (alpha - 1) / (2 * alpha - 1)
+    return mpmath.log1p(w1 * _exp_excess((alpha - 1) / b) + w2 * _exp_excess(-alpha / b)) / (alpha - 1)
 
 
 register(Statement(
@@ -104,10 +130,13 @@ def laplace_profile(eps, b):
 
     Derivation (standard; e.g. Balle, Barthe & Gaboardi 2018, §3 for the profile notion): L > ε iff
     o > t = (1 + εb)/2 ∈ [1/2, 1), and P(o > t) − e^ε Q(o > t) = 1 − ½e^{−(1−t)/b} − ½e^{ε−t/b}
-    = 1 − e^{(ε−1/b)/2}. Both directions are equal. Computed as −expm1((ε − 1/b)/2)."""
-    if eps >= 1 / b:
+    = 1 − e^{(ε−1/b)/2}. Both directions are equal. Computed as −expm1((εb − 1)/(2b)) with εb − 1 exact
+    (mpmath's exact product and difference): ε − 1/b would carry the rounding of 1/b, which near the kink
+    (ε ≈ 1/b) is amplified by 1/|εb − 1| (the self-check failed at ε = 1e-300, b = 1e300)."""
+    gap = mpmath.fsub(mpmath.fmul(eps, b, exact=True), 1, exact=True)  # εb − 1, exact
+    if gap >= 0:
         return mpf(0)
-    return -mpmath.expm1((eps - 1 / b) / 2)
+    return -mpmath.expm1(gap / (2 * b))
 
 
 register(Statement(

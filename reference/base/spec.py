@@ -26,7 +26,8 @@ LAPLACE_ALPHA = Real(1, math.inf, lo_open=False, hi_open=False, allow_inf=True, 
 STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
 SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
 PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
-# KOV15's optimal composition sums k + 1 terms at high precision: keep k where that takes well under a second.
+# KOV15's optimal composition sums O(√k) terms around the binomial mode for each δ₀ it evaluates, and searches
+# O(log k) segments: the reference takes 1–4 s at k = 10⁵ on the 2-core machine (δ' near 1 the slowest).
 KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
 # (ε, δ) amplification: δ = 0 and δ = 1 allowed.
 DELTA_CLOSED = Real(0, 1, lo_open=False, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
@@ -35,6 +36,14 @@ TYPE_I = Real(0, 1, lo_open=False, hi_open=False, sample_lo=0, sample_hi=1)
 MU = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=0, sample_hi=10)
 TRADEOFF_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
 GROUP = Integer(1, math.inf, sample_hi=100)
+# α of the ZW19 statements (base.zw19_upper, base.zw19_lower): their sums have ⌈α⌉ − 1 terms, each an evaluation
+# of the curve at an integer order (the fast path holds a batch × ⌈α⌉ grid of them), so the work is bounded by
+# refusing α above ZW19_ALPHA_MAX (α = 1e15 hung the reference and made the fast path ask for 8e15 bytes; α = 1e308
+# raised OverflowError). At the bound the reference takes about 3 s with the cheapest curves (base.gaussian_rdp,
+# base.laplace_rdp: one catalogue evaluation per order and precision; 30–50 s at α = 1e5); costlier curves scale
+# with their own cost. ptr.zw19_* (reference/ptr/spec.py), which call these evaluators, use the same bound.
+ZW19_ALPHA_MAX = 1e4
+ZW19_ALPHA = Real(1, ZW19_ALPHA_MAX, lo_open=True, hi_open=False, scale="log", sample_lo=1 + 1e-6, sample_hi=1e4)
 # Curves given as parameters: an RDP curve α ↦ ε(α) and a trade-off function α ↦ f(α).
 RDP_CURVE = Curve("rdp")
 TRADEOFF_CURVE = Curve("tradeoff")

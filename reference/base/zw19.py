@@ -30,8 +30,8 @@ Non-integer α (as in autodp): the cumulant K(α) = (α−1)·ε_sub(α) = log E
   ε_sub(α) ≥ lower(⌊α⌋) for α ≥ 2, and 0 for α ∈ (1, 2). (Linear CGF interpolation of the tight formula, as
   autodp does, is an UPPER bound on the exact value between integers; it is the variant "interpolated".)
 
-Cost: α − 1 evaluations of the curve at the integers 2..⌈α⌉ and O(α) terms; intended for α up to a few
-thousand.
+Cost: α − 1 evaluations of the curve at the integers 2..⌈α⌉ and O(α) terms; α is capped at ZW19_ALPHA_MAX = 1e4
+(reference/base/spec.py: a bound on the work, as for ptr.zw19_*); intended for α up to a few thousand.
 """
 from __future__ import annotations
 
@@ -39,21 +39,15 @@ import mpmath
 from mpmath import mpf
 
 from ..catalogue import Privacy, Source, Statement, Value, Variant, register
-from ..domains import ALPHA, SAMPLING_RATE, Param
+from ..domains import SAMPLING_RATE, Param
 from ..errors import DomainError
 from ..precision import checked_param as _check, logsumexp, self_checked, to_mpf
-from .spec import RDP_CURVE as CURVE
+from .composition import alpha_monotone_where, curve_statement
+from .spec import RDP_CURVE as CURVE, ZW19_ALPHA
 
 _SOURCE = "Zhu & Wang, Poisson Subsampled Rényi Differential Privacy, ICML 2019 (PMLR 97:7634–7642)"
 
 
-
-
-def _log_weight(alpha: int, ell: int, gamma):
-    """log[C(α,ℓ) (1−γ)^{α−ℓ} γ^ℓ] (with 0·log 0 = 0 at γ = 1)."""
-    log_c = mpmath.loggamma(alpha + 1) - mpmath.loggamma(ell + 1) - mpmath.loggamma(alpha - ell + 1)
-    rest = (alpha - ell) * mpmath.log1p(-gamma) if alpha > ell else mpf(0)
-    return log_c + ell * mpmath.log(gamma) + rest
 
 
 def _log_excess_factor(x, boost):
@@ -63,21 +57,37 @@ def _log_excess_factor(x, boost):
     return mpmath.log(mpmath.expm1(boost) + mpmath.exp(boost) * mpmath.expm1(x))
 
 
-def _cgf_integer(alpha: int, gamma, curve, factor_3: bool):
-    """K(α) = (α−1)·bound at an integer α ≥ 2: the log of the ZW19 sum (Thm 6 if factor_3, else Thm 5).
+class _Orders:
+    """What the sums at the integer orders 2..n share, computed once per evaluation (both ⌊α⌋ and ⌈α⌉ use it): the
+    curve at ℓ = 2..n (each value checked ≥ 0), the factors log(c_ℓ e^{(ℓ−1)ε(ℓ)} − 1), and log ℓ! for ℓ = 0..n.
+    (Before, the curve was evaluated for ⌊α⌋ and again for ⌈α⌉, and every weight took three log-gammas.)"""
+
+    def __init__(self, n: int, gamma, curve, factor_3: bool):
+        log3 = mpmath.log(3)
+        self.log_gain = {}
+        for ell in range(2, n + 1):
+            eps = to_mpf(curve(mpf(ell)))
+            if eps < 0:
+                raise DomainError("curve", mpmath.nstr(eps, 8), f"an RDP curve (ε({ell}) ≥ 0)")
+            self.log_gain[ell] = _log_excess_factor((ell - 1) * eps, log3 if factor_3 and ell >= 3 else mpf(0))
+        self.log_factorial = [mpmath.loggamma(m + 1) for m in range(n + 1)]
+        self.log_gamma, self.log_rest = mpmath.log(gamma), mpmath.log1p(-gamma)  # −inf at γ = 1
+
+    def log_weight(self, alpha: int, ell: int):
+        """log[C(α,ℓ) (1−γ)^{α−ℓ} γ^ℓ] (with 0·log 0 = 0 at γ = 1)."""
+        lf = self.log_factorial
+        rest = (alpha - ell) * self.log_rest if alpha > ell else mpf(0)
+        return lf[alpha] - lf[ell] - lf[alpha - ell] + ell * self.log_gamma + rest
+
+
+def _cgf_integer(alpha: int, orders: _Orders):
+    """K(α) = (α−1)·bound at an integer α ≥ 2: the log of the ZW19 sum (Thm 6 or Thm 5, as ``orders`` was built).
 
     The sum is 1 + O(γ²): written head + Σ_{ℓ≥2} w_ℓ c_ℓ e^{(ℓ−1)ε(ℓ)} with weights w_ℓ = C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓ
     that sum to 1 (the head is w_0 + w_1), it is 1 + Σ_{ℓ≥2} w_ℓ (c_ℓ e^{(ℓ−1)ε(ℓ)} − 1), a sum of
     non-negative terms, so K = log1p(that sum) keeps full relative precision down to γ = 1e-8 and below
     (forming log of the sum directly cancelled 2·log10(1/γ) digits)."""
-    terms = []
-    for ell in range(2, alpha + 1):
-        eps = to_mpf(curve(mpf(ell)))
-        if eps < 0:
-            raise DomainError("curve", mpmath.nstr(eps, 8), f"an RDP curve (ε({ell}) ≥ 0)")
-        boost = mpmath.log(3) if factor_3 and ell >= 3 else mpf(0)
-        terms.append(_log_weight(alpha, ell, gamma) + _log_excess_factor((ell - 1) * eps, boost))
-    log_excess = logsumexp(terms)
+    log_excess = logsumexp([orders.log_weight(alpha, ell) + orders.log_gain[ell] for ell in range(2, alpha + 1)])
     if log_excess > 0:
         return log_excess + mpmath.log1p(mpmath.exp(-log_excess))
     return mpmath.log1p(mpmath.exp(log_excess))
@@ -87,42 +97,59 @@ def _interpolated(alpha, gamma, curve, factor_3: bool):
     """K linearly interpolated between ⌊α⌋ and ⌈α⌉ (K(1) = 0), divided by α − 1."""
     n = int(mpmath.floor(alpha))
     if alpha == n:
-        return _cgf_integer(n, gamma, curve, factor_3) / (alpha - 1)
+        return _cgf_integer(n, _Orders(n, gamma, curve, factor_3)) / (alpha - 1)
+    orders = _Orders(n + 1, gamma, curve, factor_3)
     t = alpha - n
-    k_low = _cgf_integer(n, gamma, curve, factor_3) if n >= 2 else mpf(0)
-    k_high = _cgf_integer(n + 1, gamma, curve, factor_3)
+    k_low = _cgf_integer(n, orders) if n >= 2 else mpf(0)
+    k_high = _cgf_integer(n + 1, orders)
     return ((1 - t) * k_low + t * k_high) / (alpha - 1)
 
 
 @self_checked
 def zw19_upper(alpha, q, curve):
     """ZW19 Thm 6, the black-box upper bound on the RDP of M∘PoissonSample(q) (module docstring); non-integer α
-    by linear interpolation of the cumulant (α−1)ε(α), which stays an upper bound by convexity."""
-    alpha, q, curve = _check("alpha", ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
+    by linear interpolation of the cumulant (α−1)ε(α), which stays an upper bound by convexity.
+
+    Not monotone in α, even for exact mechanism curves: the factor 3 enters the ℓ = 3 term at α > 2 and the
+    interpolated cumulant need not be convex (Gaussian σ = 3, q = 1: 0.71597 at α = 3, 0.69775 at α = 3.1; Laplace
+    b = 3, q = 0.05: 0.0223737 at α = 62, 0.0223733 at α = 63), so no α-monotonicity is declared (a bound that is not monotone
+    stays a bound; the true RDP, non-decreasing in α, is also below its minimum over α' ≥ α)."""
+    alpha, q, curve = _check("alpha", ZW19_ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
     return _interpolated(alpha, q, curve, factor_3=True)
+
+
+def _exact_under_thm8(curve) -> bool:
+    """The curve is one for which the tight formula is exact (ZW19 Thm 8): base.gaussian_rdp or base.laplace_rdp."""
+    st = curve_statement(curve)
+    return st is not None and st.id in ("base.gaussian_rdp", "base.laplace_rdp")
 
 
 @self_checked
 def zw19_lower(alpha, q, curve):
     """ZW19 Thm 5 tight formula (exact under Thm 8, e.g. Gaussian); non-integer α: lower(⌊α⌋) for α ≥ 2 (ε_sub is
-    non-decreasing in α) and 0 for α ∈ (1, 2) (module docstring)."""
-    alpha, q, curve = _check("alpha", ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
+    non-decreasing in α) and 0 for α ∈ (1, 2) (module docstring).
+
+    Monotonicity in α is declared only for the Gaussian and Laplace curves (exact there, so non-decreasing by van
+    Erven & Harremoës 2014, Thm 3): with a curve that is only a bound the formula need not be (ptr.ineq38_41,
+    q = 0.5: 0.954 at α = 2, 0.877 at α = 3)."""
+    alpha, q, curve = _check("alpha", ZW19_ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
     n = int(mpmath.floor(alpha))
     if n < 2:
         return mpf(0)
-    return _cgf_integer(n, q, curve, factor_3=False) / (n - 1)
+    return _cgf_integer(n, _Orders(n, q, curve, factor_3=False)) / (n - 1)
 
 
 @self_checked
 def zw19_lower_interpolated(alpha, q, curve):
     """The ZW19 tight formula with autodp's linear CGF interpolation between integers (K(1) = 0). Equal to the
     formula at integers; between integers an UPPER bound on the exact value when the formula is exact."""
-    alpha, q, curve = _check("alpha", ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
+    alpha, q, curve = _check("alpha", ZW19_ALPHA, alpha), _check("q", SAMPLING_RATE, q), _check("curve", CURVE, curve)
     return _interpolated(alpha, q, curve, factor_3=False)
 
 
 _PARAMS = (
-    Param("alpha", ALPHA, "Rényi order (integers as in the theorems; others see the docstring)", example=4),
+    Param("alpha", ZW19_ALPHA, "Rényi order (integers as in the theorems; others see the docstring; the sum has "
+          "⌈α⌉ − 1 terms, α ≤ 1e4)", example=4),
     Param("q", SAMPLING_RATE, "Poisson sampling rate γ", example="0.01"),
     Param("curve", CURVE, "RDP curve α ↦ ε(α) of the base mechanism", example="base.gaussian_rdp"),
 )
@@ -138,8 +165,9 @@ register(Statement(
     params=_PARAMS,
     reference=zw19_upper,
     privacy=Privacy("add_remove", "both", "poisson"),
-    monotone={"alpha": +1, "q": +1},
-    note="non-integer α: linear interpolation of (α−1)ε(α) (an upper bound by convexity)",
+    monotone={"q": +1},
+    note="non-integer α: linear interpolation of (α−1)ε(α) (an upper bound by convexity); not monotone in α (see "
+         "zw19_upper's docstring)",
 ))
 
 register(Statement(
@@ -157,6 +185,9 @@ register(Statement(
                                       "autodp's linear CGF interpolation between integers: an upper bound on the "
                                       "exact value between integers, not a lower bound", is_bound=False)},
     privacy=Privacy("add_remove", "P||Q", "poisson"),
-    monotone={"alpha": +1, "q": +1},
+    monotone={"q": +1},
+    properties=(alpha_monotone_where(_exact_under_thm8, "with the Gaussian or Laplace curve the formula is the exact "
+                                     "RDP of the subsampled mechanism (ZW19 Thm 8), non-decreasing in α by van Erven & "
+                                     "Harremoës 2014, Thm 3, and ⌊α⌋ keeps that"),),
     note="a lower bound when one neighbouring pair attains ε(ℓ) for all ℓ ≤ α; exact under ZW19 Thm 8",
 ))

@@ -17,7 +17,7 @@ import mpmath
 
 from ..catalogue import Condition, Privacy, Source, Statement, Value, WitnessUse, register
 from ..precision import self_checked
-from .spec import P_ALPHA, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2, SEED_MAIN, ZW19_LOWER_CASE2_DOMINATES
+from .spec import P_ALPHA_ZW19, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2, SEED_MAIN, ZW19_LOWER_CASE2_DOMINATES
 from .thm4_3 import T1, T2, thm4_3
 
 
@@ -52,7 +52,7 @@ def _sub_params(p):
     return {k: p[k] for k in ("q", "sigma1", "sigma2", "b", "delta0")}
 
 
-_PARAMS = (P_ALPHA, P_Q, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0)
+_PARAMS = (P_ALPHA_ZW19, P_Q, P_SIGMA1, P_SIGMA2, P_B, P_DELTA0)
 
 register(Statement(
     id="ptr.zw19_upper",

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 
 from ..catalogue import Condition, Privacy, Source, Statement, Value, register
-from ..domains import DELTA, STEPS, Param
+from ..domains import DELTA, Param
 from ..precision import self_checked
-from .spec import FIG3_CLASSICAL, GAUSSIAN_ROUTE, P_B, P_DELTA0, P_Q, P_SIGMA1, SEED_MAIN
+from .spec import FIG3_CLASSICAL, FIG3_STEPS, GAUSSIAN_ROUTE, P_B, P_DELTA0, P_Q, P_SIGMA1, SEED_MAIN
 from .thm4_2 import classical_gaussian_eps, thm4_2, thm4_2_analytic
 
 
@@ -44,7 +44,7 @@ register(Statement(
     claim="upper",
     value=Value("eps_delta"),
     summary="(ε, 1 − (1 − q(δ0+δ_g))^T(1 − δ')) from KOV15 over T steps of (ln(1 + q(e^{ε_s}−1)), q(δ0+δ_g))",
-    params=(Param("steps", STEPS, "number of compositions T", example=100), P_Q, P_SIGMA1, P_B, P_DELTA0,
+    params=(Param("steps", FIG3_STEPS, "number of compositions T", example=100), P_Q, P_SIGMA1, P_B, P_DELTA0,
             Param("delta_gauss", DELTA, "δ_g of each step's Gaussian release", example="1e-7"),
             Param("delta_slack", DELTA, "slack δ' of the KOV15 composition", example="1e-6"),
             Param("gaussian", GAUSSIAN_ROUTE, "Gaussian (ε, δ): [DR14] classical or [BW18] exact",

@@ -16,8 +16,10 @@ The three routes are exposed separately (variants of ``ptr.rq``) and cross-check
 """
 from __future__ import annotations
 
+import functools
+
 import mpmath
-from mpmath import mpf
+from mpmath import mp, mpf
 
 from ..catalogue import Source, Statement, Value, Variant, register
 from ..domains import Param
@@ -28,23 +30,67 @@ from .notation import laplace_log_moment
 from .spec import ANY_ORDER, P_B, P_Q, SEED_MAIN
 
 
-def ratio_expectation(g, b, kink_points=lambda b: ()):
-    """E_{s~Lap(0,b)}[g(ρ(s))] for ρ = Lap(·;1,b)/Lap(·;0,b), by the piecewise form: two constant tails and a
-    smooth integral over [0, 1] (tanh-sinh quadrature). mpmath's quadrature error control is absolute, so the
-    integrand is first scaled to order one by its size at a few nodes; the error estimate must be negligible.
-    ``kink_points(b)``: where g∘ρ bends sharply (added as breakpoints; those outside (0, 1) are ignored)."""
-    def f(s):
-        return mpmath.exp(-s / b) / (2 * b) * g(mpmath.exp((2 * s - 1) / b))
-
-    tails = g(mpmath.exp(-1 / b)) / 2 + mpmath.exp(-1 / b) * g(mpmath.exp(1 / b)) / 2
-    kinks = {x for x in kink_points(b) if 0 < x < 1}
+def _checked_quad(f, kinks, who: str):
+    """∫_0^1 f by tanh-sinh with breakpoints {0, ½, 1} ∪ ``kinks``. mpmath's quadrature error control is
+    absolute, so the integrand is first scaled to order one by its size at a few nodes; the error estimate must be
+    negligible (PrecisionError naming ``who`` otherwise)."""
     scale = max(abs(f(x)) for x in {mpf(k) / 4 for k in range(5)} | kinks)
     if scale == 0:
         scale = mpf(1)
     body, err = mpmath.quad(lambda s: f(s) / scale, sorted({mpf(0), mpf(1) / 2, mpf(1)} | kinks), error=True)
     if err > abs(body) * mpf(10) ** (-mpmath.mp.dps + 5) and err > mpf(10) ** (-mpmath.mp.dps):
-        raise PrecisionError(f"ratio_expectation: quadrature error {mpmath.nstr(err, 5)} too large")
-    return tails + body * scale
+        raise PrecisionError(f"{who}: quadrature error {mpmath.nstr(err, 5)} too large")
+    return body * scale
+
+
+def ratio_expectation(g, b, kink_points=lambda b: ()):
+    """E_{s~Lap(0,b)}[g(ρ(s))] for ρ = Lap(·;1,b)/Lap(·;0,b), by the piecewise form: two constant tails and a
+    smooth integral over [0, 1] (tanh-sinh quadrature, :func:`_checked_quad`).
+    ``kink_points(b)``: where g∘ρ bends sharply (added as breakpoints; those outside (0, 1) are ignored)."""
+    def f(s):
+        return mpmath.exp(-s / b) / (2 * b) * g(mpmath.exp((2 * s - 1) / b))
+
+    tails = g(mpmath.exp(-1 / b)) / 2 + mpmath.exp(-1 / b) * g(mpmath.exp(1 / b)) / 2
+    return tails + _checked_quad(f, {x for x in kink_points(b) if 0 < x < 1}, "ratio_expectation")
+
+
+# The reference's range for R_q^(β) (every route): the log of the integrand r(ρ(s))^β·e^{−s/b} varies by
+# V = |β|·ln(c₊/c₋) + 1/b over s ∈ [0, 1] (c± = 1 − q + q e^{±1/b}), which sets the narrowest boundary layer the
+# quadrature must resolve (width ≈ 1/V); tested to 50 digits up to V ≈ 2e8, erratic from 2e10 on. Beyond
+# _MAX_VARIATION the statements refuse with a DomainError (before: β = 1e308 gave a self-check failure hundreds of
+# digits long, β = −1e300 ran without end). Inside it, |ln R| ≤ V (mean of r^β over r ∈ [c₋, c₊], at least half
+# the mass at c₋), and that many digits of ln R are carried as guard digits, so R's mantissa keeps mp.dps digits
+# (R = e^{1.7e6} at β = 1e8 needs ln R to 56 digits).
+_MAX_VARIATION = mpf(10) ** 9
+
+
+def _guard_digits(order, q, b, beta, order_text: str) -> int:
+    """Guard digits for R_q^(order) at the current precision; DomainError (naming b, or beta with its supported
+    range at this q, b) outside the reference's range."""
+    rule = f"the reference's quadrature range |{order_text}|·ln(c₊/c₋) + 1/b ≤ 1e9, c± = 1 − q + q·e^(±1/b)"
+    if 1 / b > _MAX_VARIATION / 2:
+        raise DomainError("b", mpmath.nstr(b, 10), f"b ≥ {mpmath.nstr(2 / _MAX_VARIATION, 3)} ({rule})")
+    spread = mpmath.log1p(q * mpmath.expm1(1 / b)) - mpmath.log1p(q * mpmath.expm1(-1 / b))  # ln(c₊/c₋) ≥ 0
+    variation = abs(order) * spread + 1 / b
+    if variation > _MAX_VARIATION:
+        limit = (_MAX_VARIATION - 1 / b) / spread
+        raise DomainError("beta", mpmath.nstr(beta, 10), f"|{order_text}| ≤ {mpmath.nstr(limit, 3)} at "
+                          f"q={mpmath.nstr(q, 6)}, b={mpmath.nstr(b, 6)} ({rule})")
+    return int(mpmath.ceil(mpmath.log10(variation + 1))) + 3
+
+
+def _in_range(reverse: bool = False):
+    """Decorator for an evaluator f(beta, q, b) of R_q^(β) (``reverse``: of R_q^(1−β)): refuses outside the
+    reference's range and evaluates with the guard digits of :func:`_guard_digits`."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(beta, q, b):
+            guard = _guard_digits(1 - beta if reverse else beta, q, b, beta, "1−β" if reverse else "β")
+            with mp.workdps(mp.dps + guard):
+                value = fn(beta, q, b)
+            return +value
+        return wrapper
+    return deco
 
 
 def _is_nonneg_integer(x) -> bool:
@@ -52,6 +98,7 @@ def _is_nonneg_integer(x) -> bool:
 
 
 @self_checked
+@_in_range()
 def rq_binomial(beta, q, b):
     """R_q^(n) for integer n ≥ 0 by the binomial expansion of (1−q+qρ)^n (notes §2.10)."""
     if not _is_nonneg_integer(beta):
@@ -65,9 +112,29 @@ def rq_binomial(beta, q, b):
 
 
 @self_checked
+@_in_range()
 def rq_quadrature(beta, q, b):
     """R_q^(β) for any real β by the piecewise integral (notes §2.10)."""
-    return ratio_expectation(lambda rho: (1 - q + q * rho) ** beta, b, lambda b: _kink(q, b))
+    return ratio_expectation(lambda rho: _r_pow(beta, q, rho - 1), b, lambda b: _kink(q, b) + _layers(beta, q, b))
+
+
+def _r_pow(beta, q, rho_minus_1):
+    """r^β = (1 − q + qρ)^β as exp(β·log1p(q(ρ−1))): r itself rounds to 1 when q(ρ−1) is below the working
+    precision (q = 1e-300, β = 1e300 gave R = 1.0 where R ≈ E[e^{ρ−1}] > 1)."""
+    return mpmath.exp(beta * mpmath.log1p(q * rho_minus_1))
+
+
+def _layers(order, q, b):
+    """Breakpoints resolving the boundary layers at s = 0 and s = 1. The log-integrand −s/b + order·ln r(s) has
+    slope at most (2|order|·min(1, q e^{1/b}/(1−q)) + 1)/b (d ln r/ds = (2/b)·qρ/r, qρ/r ≤ min(1, qρ/(1−q))), so
+    layers are at least w = 1/slope wide: w·4^k from each end (none when w ≥ 1/64, where tanh-sinh resolves the
+    layer within [0, ½] and [½, 1]). O(log(1/w)) points; 1/w ≤ 2e9 in the reference's range."""
+    w = b / (2 * abs(order) * min(1, q * mpmath.exp(1 / b) / (1 - q)) + 1)
+    points = []
+    while w < mpf(1) / 64:
+        points += [w, 1 - w]
+        w *= 4
+    return tuple(points)
 
 
 def _kink(q, b):
@@ -78,17 +145,19 @@ def _kink(q, b):
 
 
 @self_checked
+@_in_range()
 def rq_hyp2f1(beta, q, b):
     """R_q^(β) for any real β by the ₂F₁ antiderivative of u^{−3/2}(1−q+qu)^β (notes §2.10)."""
     def F(u):
-        return -2 / mpmath.sqrt(u) * (1 - q) ** beta * mpmath.hyp2f1(-beta, -mpf(1) / 2, mpf(1) / 2,
-                                                                     -q * u / (1 - q))
-    c_minus, c_plus = 1 - q + q * mpmath.exp(-1 / b), 1 - q + q * mpmath.exp(1 / b)
-    return (c_minus**beta / 2 + mpmath.exp(-1 / b) * c_plus**beta / 2
+        return -2 / mpmath.sqrt(u) * _r_pow(beta, q, -1) * mpmath.hyp2f1(-beta, -mpf(1) / 2, mpf(1) / 2,
+                                                                        -q * u / (1 - q))
+    c_minus_pow, c_plus_pow = _r_pow(beta, q, mpmath.expm1(-1 / b)), _r_pow(beta, q, mpmath.expm1(1 / b))
+    return (c_minus_pow / 2 + mpmath.exp(-1 / b) * c_plus_pow / 2
             + mpmath.exp(-1 / (2 * b)) / 4 * (F(mpmath.exp(1 / b)) - F(mpmath.exp(-1 / b))))
 
 
 @self_checked
+@_in_range()
 def rq(beta, q, b):
     """R_q^(β) = E_{s~Lap(0,b)}[((1−q)+q·Lap(s;1,b)/Lap(s;0,b))^β] (seed 001, Theorem 4.4): binomial sum for
     integer β ≥ 0, piecewise quadrature otherwise."""
@@ -99,9 +168,14 @@ def rq(beta, q, b):
 
 def pow1p_excess(beta, x):
     """(1+x)^β − 1 − βx without cancellation: the binomial series Σ_{k≥2} C(β,k) x^k for |x| < 1/100, else
-    direct. With x = q(ρ−1), E_{μ0}[x] = 0, so R_q^(β) − 1 = E_{μ0}[pow1p_excess(β, x)] (notes §8)."""
+    direct (around β = 1 as (1+x)·expm1((β−1)·log1p(x)) − (β−1)x). With x = q(ρ−1), E_{μ0}[x] = 0, so R_q^(β) − 1 = E_{μ0}[pow1p_excess(β, x)] (notes §8)."""
     if abs(x) >= mpf(1) / 100:
-        return mpmath.expm1(beta * mpmath.log1p(x)) - beta * x
+        L = mpmath.log1p(x)
+        if abs(beta - 1) < mpf(1) / 2:
+            # (1+x)^β − 1 − βx = (1+x)·expm1((β−1)L) − (β−1)x: at β = 1 + 2e-16 the direct form cancels
+            # (1 + x) − 1 − x, losing 16 digits (Theorem 4.4's self-check failed at α = 1 + 2.2e-16)
+            return (1 + x) * mpmath.expm1((beta - 1) * L) - (beta - 1) * x
+        return mpmath.expm1(beta * L) - beta * x
     total, term, k = mpf(0), beta * (beta - 1) / 2 * x**2, 2
     while term != 0 and abs(term) > abs(total) * mpmath.eps / 4:
         total += term
@@ -111,6 +185,7 @@ def pow1p_excess(beta, x):
 
 
 @self_checked
+@_in_range()
 def rq_excess(beta, q, b):
     """R_q^(β) − 1 without cancellation, as E_{μ0}[(1+x)^β − 1 − βx], x = q(ρ−1) (notes §8, "Catastrophic
     cancellation"). Used where R is within rounding of 1 (small q, α near 1). Exactly 0 at β ∈ {0, 1}
@@ -121,23 +196,28 @@ def rq_excess(beta, q, b):
 
 
 @self_checked
+@_in_range(reverse=True)
 def rq_tilde(beta, q, b):
     """R̃_q^(β) = E_{s~μ}[(μ0(s)/μ(s))^β] from its definition, μ = (1−q)Lap(0,b) + q Lap(1,b) (seed 001,
     Theorem 4.4): ∫ μ(s) (μ0(s)/μ(s))^β ds, with μ0/μ constant on s < 0 and on s > 1."""
-    def lap(s, mean):
-        return mpmath.exp(-abs(s - mean) / b) / (2 * b)
+    def lap0(s):
+        return mpmath.exp(-abs(s) / b) / (2 * b)
 
-    def mix(s):
-        return (1 - q) * lap(s, 0) + q * lap(s, 1)
+    def mix_times_ratio_pow(s):
+        """μ(s)(μ0(s)/μ(s))^β with μ = μ0·r, r = 1 + q(ρ − 1), ρ = Lap(s;1,b)/Lap(s;0,b): μ0·r^{1−β}, r^{1−β} by
+        :func:`_r_pow` (forming μ = (1−q)μ0 + qμ1 first lost q(ρ − 1) below the working precision)."""
+        return lap0(s) * _r_pow(1 - beta, q, mpmath.expm1((abs(s) - abs(s - 1)) / b))
 
-    c_minus, c_plus = 1 - q + q * mpmath.exp(-1 / b), 1 - q + q * mpmath.exp(1 / b)
-    left = c_minus / 2 * c_minus ** (-beta)  # μ(s < 0) = c_− / 2
-    right = c_plus * mpmath.exp(-1 / b) / 2 * c_plus ** (-beta)  # μ(s > 1) = c_+ e^{−1/b} / 2
-    body = mpmath.quad(lambda s: mix(s) * (lap(s, 0) / mix(s)) ** beta, [0, mpf(1) / 2, 1])
+    # μ(s < 0) = c_−/2 with μ0/μ = 1/c_−, μ(s > 1) = c_+e^{−1/b}/2 with μ0/μ = 1/c_+: c^{1−β}, as _r_pow
+    left = _r_pow(1 - beta, q, mpmath.expm1(-1 / b)) / 2
+    right = mpmath.exp(-1 / b) * _r_pow(1 - beta, q, mpmath.expm1(1 / b)) / 2
+    body = _checked_quad(mix_times_ratio_pow, {x for x in _kink(q, b) + _layers(1 - beta, q, b) if 0 < x < 1},
+                         "rq_tilde")  # (unchecked before: 0.505 instead of 1.0101 at β = 2, q = 0.01, b = 1e-300)
     return left + right + body
 
 
 @self_checked
+@_in_range(reverse=True)
 def rq_tilde_via_rq(beta, q, b):
     """R̃_q^(β) = R_q^(1−β) (appendix 000, eq. (82))."""
     return rq(1 - beta, q, b)

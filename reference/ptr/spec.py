@@ -40,6 +40,19 @@ NONNEGATIVE = Real(0, math.inf, lo_open=False)
 # Counts: n oracles and d dimensions (≥ 1); F trimmed points and r add/remove steps (≥ 0).
 COUNT = Integer(1)
 TRIM = Integer(0)
+# α of the [ZW19] statements (ptr.zw19_upper, ptr.zw19_lower): their sum has ⌊α⌋ − 1 terms, each a Theorem 4.3
+# evaluation (the fast path holds a points × ⌈α⌉ grid; the reference takes about 3 ms a term, a minute at α = 1e4
+# with its self-check), so the work is bounded by refusing α above ZW19_ALPHA_MAX (before, α = 1e10 hung the
+# reference and exhausted the fast path's memory). The accountant's orders stop at 256.
+ZW19_ALPHA_MAX = 1e4
+ZW19_ALPHA = Real(1, ZW19_ALPHA_MAX, lo_open=True, hi_open=False, scale="log", sample_lo=1 + 1e-6, sample_hi=1e4)
+# T of ptr.fig3_direct: KOV15's composition holds an O(T) log-factorial table (fast) and sums O(√T)·O(log T) terms
+# in mpmath (reference, 20 s at T = 1e6); T = 1e15 hung the reference and exhausted the fast path's memory.
+FIG3_STEPS = Integer(1, 10**6, scale="log", sample_hi=10**4)
+# Algorithm 2 line 4 (dpspec.fast.poisson_sample): n records, each sampled with probability q ∈ [0, 1] (q = 0 and
+# q = 1 give the empty and the full batch); n up to 2^62 (torch sizes are int64).
+SAMPLE_SIZE = Integer(0, 2**62)
+SAMPLE_PROBABILITY = Real(0, 1, lo_open=False, hi_open=False)
 # The Gaussian (ε, δ) of Theorem 4.2 in Fig. 3's direct route: [DR14] classical or [BW18] exact.
 GAUSSIAN_ROUTE = Choice(("classical", "analytic"))
 
@@ -47,6 +60,7 @@ GAUSSIAN_ROUTE = Choice(("classical", "analytic"))
 # Parameters shared by several statements
 
 P_ALPHA = Param("alpha", ALPHA, "Rényi order α", example=2)
+P_ALPHA_ZW19 = Param("alpha", ZW19_ALPHA, "Rényi order α (the [ZW19] sum has ⌊α⌋ − 1 terms)", example=2)
 P_SIGMA1 = Param("sigma1", NOISE, "noise ratio σ1 of the f1 release (test failed)", example=8)
 P_SIGMA2 = Param("sigma2", NOISE, "noise ratio σ2 of the f2 release (test passed); τ = σ2/σ1", example=4)
 P_B = Param("b", NOISE, "Laplace scale b of the noisy safety margin Δ̂", example=1)

@@ -49,17 +49,54 @@ def mtz_L(q, alpha):
     return mpmath.log1p(1 / (q * (alpha - 1)))
 
 
+_MAX_CONDITION_DPS = 4000  # 2^k·dps up to this: enough to resolve α ~ 1e308 against an O(1) term (the sign of
+                           # rhs − lhs needs log10(scale/|rhs − lhs|) digits more than its terms' precision)
+
+
+def surely_le(terms) -> bool:
+    """lhs ≤ rhs for ``terms() = (lhs, rhs, scale)`` (computed at the current precision, ``scale`` bounding the
+    size of the terms whose rounding enters rhs − lhs), decided exactly: where |rhs − lhs| is within the terms'
+    rounding (10^{10−dps}·scale) the precision is doubled, up to _MAX_CONDITION_DPS digits (bounded work).
+    At α = 1e300, q = 1/2, σ = 1e300, (C3) is α ≤ α − 1381.6 + O(1/α): 50 digits cannot see it."""
+    dps = mpmath.mp.dps
+    while True:
+        with mpmath.workdps(dps):
+            lhs, rhs, scale = terms()
+            d = rhs - lhs
+            if abs(d) > abs(scale) * mpf(10) ** (10 - dps) or dps >= _MAX_CONDITION_DPS:
+                return d >= 0
+        dps *= 2
+
+
+def _c3_terms(alpha, q, sigma):
+    half_s2_L = sigma**2 * mtz_L(q, alpha) / 2
+    two_log_s = 2 * mpmath.log(sigma)
+    return alpha, half_s2_L - two_log_s, max(alpha, abs(half_s2_L), abs(two_log_s))
+
+
+def _c4_terms(alpha, q, sigma):
+    """α·den ≤ num (den > 0), num = ½σ²L² − ln 5 − 2 ln σ, den = log1p(qα + 1/(α−1)) + 1/(2σ²) (see mtz_c4)."""
+    L = mtz_L(q, alpha)
+    big, two_log_s = sigma**2 * L**2 / 2, 2 * mpmath.log(sigma)
+    lhs = alpha * (mpmath.log1p(q * alpha + 1 / (alpha - 1)) + 1 / (2 * sigma**2))
+    return lhs, big - mpmath.log(5) - two_log_s, max(abs(lhs), abs(big), abs(two_log_s), 2)
+
+
 def mtz_c3(alpha, q, sigma):
-    """(C3) of [MTZ19] Thm 11 at (q, σ): 1 < α ≤ ½σ²L − 2 ln σ."""
-    return 1 < alpha <= sigma**2 * mtz_L(q, alpha) / 2 - 2 * mpmath.log(sigma)
+    """(C3) of [MTZ19] Thm 11 at (q, σ): 1 < α ≤ ½σ²L − 2 ln σ, decided exactly (:func:`surely_le`). ``q`` is a
+    number or a function giving it at the current precision (q' of Theorem 4.4)."""
+    q_at = q if callable(q) else (lambda: q)
+    return 1 < alpha and surely_le(lambda: _c3_terms(alpha, q_at(), sigma))
 
 
 def mtz_c4(alpha, q, sigma):
-    """(C4) of [MTZ19] Thm 11 at (q, σ): α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²)); the denominator is
-    ln(qα + α/(α−1)) + 1/(2σ²) > 0 (notes §8)."""
-    L = mtz_L(q, alpha)
-    return alpha <= (sigma**2 * L**2 / 2 - mpmath.log(5) - 2 * mpmath.log(sigma)) / (
-        L + mpmath.log(q * alpha) + 1 / (2 * sigma**2))
+    """(C4) of [MTZ19] Thm 11 at (q, σ): α ≤ (½σ²L² − ln 5 − 2 ln σ)/(L + ln(qα) + 1/(2σ²)), decided exactly
+    (:func:`surely_le`). The denominator is formed as log1p(qα + 1/(α−1)) + 1/(2σ²) (= L + ln(qα) + 1/(2σ²), since
+    qα(1 + 1/(q(α−1))) = 1 + qα + 1/(α−1); notes §8, > 0): L ≈ −ln(qα) for tiny q, and their sum in the printed
+    form cancelled all 50 digits at q = 1e-320, α = 1e200. The fast path (fast/ptr/bounds.py, _mtz_c3_c4) uses
+    the same identity."""
+    q_at = q if callable(q) else (lambda: q)
+    return surely_le(lambda: _c4_terms(alpha, q_at(), sigma))
 
 
 def _excess_b0(alpha, q, sigma1, sigma2, delta0):
@@ -110,7 +147,11 @@ def thm4_4_main_text(alpha, q, sigma1, sigma2, b, delta0):
 
 
 def _c1(p):
-    return q_prime(p["q"], p["b"]) <= mpf(1) / 5
+    """q' ≤ 1/5 ⇔ 4q ≤ (1−q)e^{−1/b} (the form the fast path evaluates in log space), decided exactly."""
+    def terms():
+        lhs, rhs = 4 * p["q"], (1 - p["q"]) * mpmath.exp(-1 / p["b"])
+        return lhs, rhs, max(lhs, rhs)
+    return surely_le(terms)
 
 
 def _c2(p):
@@ -118,11 +159,11 @@ def _c2(p):
 
 
 def _c3(p):
-    return mtz_c3(p["alpha"], q_prime(p["q"], p["b"]), p["sigma2"])
+    return mtz_c3(p["alpha"], lambda: q_prime(p["q"], p["b"]), p["sigma2"])
 
 
 def _c4(p):
-    return mtz_c4(p["alpha"], q_prime(p["q"], p["b"]), p["sigma2"])
+    return mtz_c4(p["alpha"], lambda: q_prime(p["q"], p["b"]), p["sigma2"])
 
 
 CONDITIONS = (

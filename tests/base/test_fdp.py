@@ -216,9 +216,13 @@ def test_gdp_profile_keeps_full_relative_precision_for_tiny_mu():
 
 
 def test_gdp_profile_refuses_clearly_beyond_its_supported_range():
-    """μ = 1e-300 makes |μ/2 − ε/μ| = 1e300; mpmath's erfc overflowed (a bare OverflowError). Now a PrecisionError
-    naming the parameters and the supported range."""
+    """μ = 1e-300 makes |μ/2 − ε/μ| = 1e300; mpmath's erfc overflowed (a bare OverflowError), then (until the
+    Mills-ratio tails of reference/_normal.py) it was refused. It now evaluates (δ = exp(−5e599)); only δ below
+    exp(−10^2000), which no float64 input reaches, is refused: a PrecisionError naming the parameters and the
+    supported range."""
     from dpspec.reference.errors import PrecisionError
 
-    with pytest.raises(PrecisionError, match="exceeds the supported"):
-        catalogue.get("base.gdp_profile").evaluate(eps=1, mu="1e-300")
+    value = catalogue.get("base.gdp_profile").evaluate(eps=1, mu="1e-300").value
+    assert 0 < value and abs(-mpmath.log(value) / mpmath.mpf("5e599") - 1) < mpmath.mpf(10) ** -40
+    with pytest.raises(PrecisionError, match=r"eps=1\.0, mu=1\.0e-1200 .*below the supported exp\(−10\^2000\)"):
+        catalogue.get("base.gdp_profile").evaluate(eps=1, mu="1e-1200")

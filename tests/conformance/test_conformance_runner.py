@@ -12,7 +12,7 @@ from dpspec.reference.catalogue import Source, Statement, Value, WitnessUse
 from dpspec.reference.domains import ALPHA, DELTA, NOISE, STEPS, Choice, Param
 from dpspec.reference.precision import self_checked
 
-FAST = runner.Settings(samples=20_000, property_examples=5, property_budget_s=1.0)
+FAST = runner.Settings(samples=20_000, property_examples=5)
 SRC = Source("outside", "test", "a planted control", "dpspec tests")
 
 
@@ -53,7 +53,7 @@ def test_correct_statement_passes_and_planted_understatement_fails_with_a_witnes
     assert v.command == "dpspec conform --only 'test.gaussian_understated' --seed 0 --confidence 0.999"
 
 
-def test_a_wrong_monotone_declaration_is_found_by_hypothesis():
+def test_a_wrong_monotone_declaration_is_found_by_the_draws():
     st = _statement("test.monotone", _not_monotone, {"alpha": -1})  # α/2σ² + 1/α is not non-increasing in α
     v = _run(st).verdicts[0]
     assert v.status == "fail"
@@ -159,24 +159,3 @@ def test_lazy_import_keeps_the_package_light():
     code = ("import sys, dpspec.conformance as c; assert 'torch' not in sys.modules and 'hypothesis' not in "
             "sys.modules; assert callable(c.verify_rdp_bound)")
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_time_budget_interrupt_waits_for_an_import_in_progress():
-    # `dpspec conform` once reported "module 'sympy' has no attribute 'printing'": the time-budget interrupt had
-    # cut torch's lazy `import sympy` (~0.3 s) in half. Fresh interpreter, so that sympy is not imported yet;
-    # interrupted 0.1 s in (without the fix this fails with "module 'sympy' has no attribute 'core'").
-    import subprocess
-    import sys
-
-    code = ("import time\n"
-            "from dpspec.conformance.properties import _time_limit, _OutOfTime\n"
-            "try:\n"
-            "    with _time_limit(0.1):\n"
-            "        import sympy\n"
-            "        while True: time.sleep(0.001)\n"
-            "except _OutOfTime:\n"
-            "    pass\n"
-            "import sympy\n"
-            "import torch.fx.experimental.symbolic_shapes\n")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr

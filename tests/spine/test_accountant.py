@@ -176,6 +176,54 @@ def test_bad_input_names_the_value(call, name, value):
     assert err.value.value == value or (math.isnan(value) and math.isnan(err.value.value))
 
 
+BAD_ALPHAS = [[], [float("nan")], [1.0], [0.5, 2.0], [2.0, math.inf], [[2.0, 3.0], [4.0, 5.0]], "abc", 3.0,
+              torch.tensor(2.0)]
+BAD_DELTAS = [0, -1e-5, float("nan"), 1.5, 1.0, "1e-5", None, [1e-5], True, torch.tensor([1e-5, 1e-6])]
+BAD_STEPS = [0, -1, 2.5, math.inf, True, "3", None]
+
+
+@pytest.mark.parametrize("alphas", BAD_ALPHAS, ids=repr)
+def test_bad_alphas_are_refused_naming_alphas(alphas):
+    # main: alphas=[] raised IndexError from argmin, a 2-D list was flattened, a number raised TypeError
+    acc = Accountant().gaussian(2.0, 3)
+    for call in (lambda: acc.get_epsilon(1e-5, alphas=alphas), lambda: acc.get_privacy_spent(delta=1e-5, alphas=alphas),
+                 lambda: acc.delta(1.0, alphas=alphas), lambda: Accountant().get_epsilon(1e-5, alphas=alphas)):
+        with pytest.raises(DomainError) as err:
+            call()
+        assert err.value.name == "alphas"
+
+
+@pytest.mark.parametrize("delta", BAD_DELTAS, ids=repr)
+def test_bad_delta_is_refused_naming_delta(delta):
+    # main: the string "1e-5" and True were read through float(); None and lists raised TypeError
+    for acc in (Accountant().gaussian(2.0, 3), Accountant()):
+        for call in (lambda: acc.get_epsilon(delta), lambda: acc.get_privacy_spent(delta=delta),
+                     lambda: acc.epsilon(delta)):
+            with pytest.raises(DomainError) as err:
+                call()
+            assert err.value.name == "delta"
+
+
+@pytest.mark.parametrize("eps", [-1.0, float("nan"), math.inf, "1", None, [1.0], True, torch.tensor([1.0, 2.0])],
+                         ids=repr)
+def test_bad_eps_is_refused_naming_eps(eps):
+    for acc in (Accountant().gaussian(2.0, 3), Accountant()):
+        with pytest.raises(DomainError) as err:
+            acc.delta(eps)
+        assert err.value.name == "eps"
+
+
+@pytest.mark.parametrize("steps", BAD_STEPS, ids=repr)
+def test_bad_steps_are_refused_naming_steps(steps):
+    # main: steps=True was recorded as one step on the scalar path
+    for call, name in ((lambda a: a.gaussian(2.0, steps), "steps"), (lambda a: a.sgm(0.01, 1.0, steps), "steps"),
+                       (lambda a: a.compose("base.laplace_rdp", count=steps, b=1.0), "count")):
+        acc = Accountant()
+        with pytest.raises(DomainError) as err:
+            call(acc)
+        assert err.value.name == name and len(acc) == 0
+
+
 def test_state_dict_round_trip():
     acc = Accountant().sgm(q=0.01, sigma=1.0, steps=10).laplace(b=2.0).ptr(**PTR)
     other = Accountant()

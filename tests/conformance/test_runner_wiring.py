@@ -1,0 +1,38 @@
+"""The runner uses the importance-sampled checks (conformance/tilting.py) where a witness declares its family, and the
+edge search (conformance/edges.py) in --full, without timings in the verdicts."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from dpspec.conformance import runner
+from dpspec.reference import catalogue
+
+
+def test_tilted_checks_see_an_under_claimed_sgm_curve_at_alpha_64():
+    s = catalogue.get("base.sgm_rdp")
+    settings = dataclasses.replace(runner.QUICK, alphas=(64.0,), tilted_samples=20_000)
+    v = runner.settle(runner.check_statement(s, settings))
+    tilted = [c for c in v.details if c.name == "rdp-tilted"]
+    assert tilted and not any(c.rejected for c in tilted) and v.status == "pass", [c.message for c in tilted]
+    # the same witness against a curve claimed 3 % too small at α = 64: the tilted interval rejects it
+    point = {**runner._example_point(s, None)[0], "alpha": 64.0}
+    value = 0.97 * float(s.evaluate(dps=30, **point).value)
+    use = s.witnesses[0]
+    from dpspec.conformance import tilting
+    from dpspec.conformance.sampling import resolve_witness
+
+    check = tilting.check(resolve_witness(use.witness), use.witness_params(point), "rdp_eps", 64.0, value, "exact",
+                          point, n=20_000, seed=1, confidence=0.999)
+    assert check.p_value < 1e-6, check.message
+
+
+def test_full_mode_runs_the_edge_search_and_keeps_timings_out():
+    s = catalogue.get("base.gaussian_rdp")
+    settings = dataclasses.replace(runner.QUICK, edge_examples=4)
+    v = runner.check_statement(s, settings)
+    edge = [c for c in v.details if c.name == "edge"]
+    assert len(edge) == 1 and edge[0].ok
+    text = json.dumps(edge[0].to_json() if hasattr(edge[0], "to_json") else edge[0].__dict__, default=str)
+    assert "seconds" not in text and "slowest" not in text
+    assert runner.FULL.edge_examples > 0 and runner.QUICK.edge_examples == 0
