@@ -42,6 +42,10 @@ def format_value(value: object, limit: int = MAX_SHOWN) -> str:
         f = float(value)  # 0.0 or ±inf outside the float range
         if value == 0 or (math.isfinite(f) and abs(f) >= sys.float_info.min):
             return repr(f)
+        exponent = mpmath.log10(abs(value))
+        if abs(exponent) > 10**15:  # the exponent itself would print with hundreds of digits
+            sign = "-" if value < 0 else ""
+            return f"{sign}10^({mpmath.nstr(exponent, SIGNIFICANT_DIGITS)})"
         return mpmath.nstr(value, SIGNIFICANT_DIGITS)
     if isinstance(value, int):
         if abs(value) < 10**20:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 import mpmath
 from mpmath import mp, mpf
 
-from .errors import PrecisionError
+from .errors import PrecisionError, format_value
 
 DEFAULT_DPS = 50
 GUARD_LOW = 8
@@ -68,8 +68,8 @@ def self_checked(fn: Callable) -> Callable:
             if isinstance(b, (mpmath.mpf, int, float)) and not _agree(mpf(a), mpf(b), digits):
                 raise PrecisionError(
                     f"{fn.__qualname__}: self-check failed, values at {digits + GUARD_LOW} and "
-                    f"{digits + GUARD_HIGH} digits disagree at {digits} digits: {mpmath.nstr(a, 20)} vs "
-                    f"{mpmath.nstr(b, 20)}"
+                    f"{digits + GUARD_HIGH} digits disagree at {digits} digits: {format_value(mpf(a))} vs "
+                    f"{format_value(mpf(b))}"
                 )
         if isinstance(high, tuple):
             return tuple(+mpf(v) if isinstance(v, (mpmath.mpf, int, float)) else v for v in high)
