@@ -27,6 +27,7 @@ over the catalogue, not over the selection, so ``--only`` reproduces the verdict
 """
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import math
 import sys
@@ -137,6 +138,27 @@ def run(settings: Settings = QUICK, statements: Iterable | None = None, progress
     ``time_limit`` (seconds): no statement is started after it has passed; those are listed in ``not_run`` (a
     statement that started always finishes, so the limit never changes a verdict). ``progress``: one line per
     statement on stderr (default: when stderr is a terminal); ``log`` replaces the printing."""
+    with one_torch_thread():
+        return _run(settings, statements, progress, time_limit, clock, log)
+
+
+@contextlib.contextmanager
+def one_torch_thread():
+    """Run with one torch intra-op thread, restoring the caller's setting after. A torch reduction (the mean and
+    variance of 1e5 Monte Carlo terms) is summed in an order that depends on the thread count, so without this
+    the last digits of an interval differed between `dpspec conform` (the CLI uses one thread) and the same run
+    from Python (torch's default: one per core) — and verdict JSON must be a function of code and seed."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _run(settings, statements, progress, time_limit, clock, log) -> RunResult:
     start = clock()
     wall = time.perf_counter()
     entries = list(statements) if statements is not None else catalogue.statements()
@@ -179,7 +201,12 @@ def check_statement(statement, settings: Settings = QUICK, variant: str | None =
                     params: dict[str, Any] | None = None) -> Verdict:
     """All checks of one statement (statistical ones not yet Holm-corrected: call :func:`settle` or use
     :func:`run`). ``variant`` checks a named variant (e.g. ``printed``) instead of the default; ``params``
-    replaces the example point."""
+    replaces the example point. Runs with one torch thread (:func:`one_torch_thread`)."""
+    with one_torch_thread():
+        return _check_statement(statement, settings, variant, params)
+
+
+def _check_statement(statement, settings, variant, params) -> Verdict:
     start = time.perf_counter()
     v = Verdict(statement.id, SKIPPED, confidence=settings.confidence,
                 extra={"kind": statement.kind, "claim": statement.claim, "variant": variant or "default"})
