@@ -134,15 +134,18 @@ def log_sub(a, b) -> mpf:
         return a
     if a == b:
         return mpf("-inf")
-    return a + mpmath.log(-mpmath.expm1(b - a))
+    return a + log1mexp(b - a)
 
 
 def log1mexp(x) -> mpf:
-    """log(1 − e^x) for x ≤ 0."""
+    """log(1 − e^x) for x ≤ 0, to full relative precision at both ends (Mächler's switch at −log 2: log(−expm1 x)
+    loses relative precision for very negative x, where 1 − e^x rounds to 1)."""
     x = mpf(x)
     if x > 0:
         raise PrecisionError(f"log1mexp: x={x} > 0")
-    return mpmath.log(-mpmath.expm1(x))
+    if x > -mpmath.log(2):
+        return mpmath.log(-mpmath.expm1(x))
+    return mpmath.log1p(-mpmath.exp(x))
 
 
 def jsonable(v: Any, mpf_digits: int | None = None) -> Any:

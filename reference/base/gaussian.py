@@ -15,7 +15,7 @@ from .._solve import root
 from ..catalogue import Condition, Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
 from ..domains import ALPHA, DELTA, EPS, NOISE, Param
 from ..errors import PrecisionError
-from ..precision import self_checked
+from ..precision import log1mexp, self_checked
 from .spec import GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
 
 
@@ -83,14 +83,6 @@ register_witness(Witness(
 
 MAX_GUARD_DIGITS = 2000  # δ = exp(log δ) is formed only for |log δ| < 10^2000 (see delta_shift)
 MAX_CANCELLATION_DIGITS = 4000  # digits the cancellation inside log(1 − r) may cost (see log_delta_shift)
-
-
-def _log1mexp(x) -> mpf:
-    """log(1 − e^x) for x < 0, to full relative precision at both ends (Mächler's switch at −log 2)."""
-    x = mpf(x)
-    if x > -mpmath.log(2):
-        return mpmath.log(-mpmath.expm1(x))
-    return mpmath.log1p(-mpmath.exp(x))
 
 
 def _log_exp_eps_ndtr(eps, a, b) -> mpf:
@@ -221,7 +213,7 @@ def _log_delta(point, describe, noise_name):
             eps, _, a, b = point()
             log_pa = log_ndtr(a)
             log_r = _log_exp_eps_ndtr(eps, a, b) - log_pa  # < 0 in exact arithmetic: e^ε Φ(b) < Φ(a) for μ > 0
-            return (log_pa + _log1mexp(log_r) if log_r < 0 else None), log_r
+            return (log_pa + log1mexp(log_r) if log_r < 0 else None), log_r
 
     magnitude = int(mpmath.log10(1 + a * a + (eps if b > -ASYMPTOTIC_FROM else 0)))  # digits of the terms in log r
     extra = magnitude + 10
