@@ -7,7 +7,10 @@
   confidence bound on the moment (truncation at c fixed before sampling, auditing notes §3.4), so only the
   "upper"/"exact" claims get a statistical check; three truncation levels c = M_claim·{2, 8, 32}
   (M_claim = e^{(α−1)ε_claimed}) share the level by Bonferroni. When the witness has an exact ``log_moment``,
-  a deterministic check compares the claim with D_α = T·log_moment(α)/(α − 1) at a relative tolerance.
+  a deterministic check compares the claim with D_α = T·log_moment(α)/(α − 1) at a relative tolerance; the
+  witness computes that moment from the pair itself (quadrature of its densities or a closed form derived from
+  them), never through a statement's reference evaluator, so the check compares two independent routes
+  (issue 12; tests/conformance/test_witnesses.py plants a bug in a reference evaluator and sees the check fail).
 
 A witness that is not dominating gives a lower bound on the true quantity only: its checks can refute upper
 (and exact) claims but never support a lower claim; callers pass ``dominating`` so the "lower" side is skipped.

@@ -134,12 +134,14 @@ def register(app: typer.Typer) -> None:
         except (KeyError, ValueError, ArithmeticError) as exc:
             fail(_message(exc))
             return
-        run = {"samples": samples, "seed": seed, "confidence": confidence, "seconds": seconds}
+        run = {"samples": samples, "seed": seed, "confidence": confidence, "seconds": seconds,
+               "multiple_testing": report.holm_summary(results)}
         if as_json:
             typer.echo(report.to_json(results, **run))
         else:
             report.print_table(results)
             typer.echo(f"{len(results)} results in {seconds} s")
+            typer.echo(report.holm_summary(results))
             summary = report.peer_output_summary(results)
             if summary:
                 typer.echo(summary, err=True)
@@ -158,8 +160,10 @@ def register(app: typer.Typer) -> None:
         delta: float = typer.Option(0.0, "--delta", help="Claimed δ."),
         gdp: Optional[float] = typer.Option(None, "--gdp", help="Claimed μ-GDP (f-DP audit) instead of --claim."),
         family: Optional[str] = typer.Option(None, "--family", help="Declared output family: gaussian|laplace."),
-        n_select: int = typer.Option(4000, "--n-select", min=100),
-        n_estimate: int = typer.Option(10000, "--n-estimate", min=100),
+        n_select: Optional[int] = typer.Option(None, "--n-select", min=100,
+                                               help="Selection draws per dataset (default 4000; batched 10⁵)."),
+        n_estimate: Optional[int] = typer.Option(None, "--n-estimate", min=100,
+                                                 help="Estimation draws per dataset (default 10⁴; batched 10⁷)."),
         confidence: float = typer.Option(0.95, "--confidence", min=0.5, max=1 - 1e-12),
         seed: int = typer.Option(0, "--seed", min=0),
         as_json: bool = typer.Option(False, "--json"),
@@ -182,7 +186,8 @@ def register(app: typer.Typer) -> None:
             a, b = m.parse_dataset(d0), m.parse_dataset(d1)
             if gdp is not None:
                 r = m.audit_tradeoff(fn, a, b, m.gaussian_tradeoff(gdp), family=family,
-                                     n_select=n_select, n_estimate=n_estimate, confidence=confidence, seed=seed)
+                                     n_select=n_select or 1000, n_estimate=n_estimate or 4000,
+                                     confidence=confidence, seed=seed)
             else:
                 r = m.audit_mechanism(fn, a, b, claim, delta, family=family, n_select=n_select,
                                       n_estimate=n_estimate, confidence=confidence, seed=seed)

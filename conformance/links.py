@@ -158,7 +158,8 @@ class StatementLinks:
     def commands(self) -> list[str]:
         """One command per check of this statement: conformance, each erratum, each proof check, each test file."""
         st = self.statement
-        example = " ".join(f"{k}={_cli_value(v)}" for k, v in st.example_params().items())
+        params = st.example_params()
+        example = " ".join(_cli_arg(k, v, taken=params) for k, v in params.items())
         cmds = [f"dpspec eval {st.id} {example}".rstrip(), f"dpspec conform --only {shlex.quote(st.id)}"]
         cmds += [f"dpspec errata --only {e.id}" for e in self.errata]
         cmds += [f"dpspec show {c.id}" for c in self.checks]
@@ -200,6 +201,21 @@ class WitnessLinks:
     def commands(self) -> list[str]:
         return [*(f"dpspec conform --only {shlex.quote(s.id)}" for s in self.used_by),
                 *(t.command() for t in self.tests)]
+
+
+def _cli_arg(name: str, v: Any, taken: dict[str, Any] = {}) -> str:
+    """``name=value`` on the command line. A curve is its statement id followed by its own parameters
+    (``curve=base.gaussian_rdp sigma=1``): those it is bound to (``statement_id`` and ``params``, as
+    ``catalogue.curve`` returns), or, for a bare id, that statement's example parameters other than its axis and
+    the names ``taken`` by the outer statement (on the command line the two share one namespace)."""
+    sid, params = getattr(v, "statement_id", None), getattr(v, "params", None)
+    if not (isinstance(sid, str) and isinstance(params, dict)) and isinstance(v, str) and v in catalogue.STATEMENTS:
+        inner = catalogue.get(v)
+        axis = inner.value.axis if inner.value is not None else None
+        sid, params = v, {k: x for k, x in inner.example_params().items() if k != axis and k not in taken}
+    if isinstance(sid, str) and isinstance(params, dict):
+        return " ".join([f"{name}={sid}", *(f"{k}={_cli_value(x)}" for k, x in params.items())])
+    return f"{name}={_cli_value(v)}"
 
 
 def _cli_value(v: Any) -> str:

@@ -9,8 +9,15 @@ What is checked comes from the statement's data only:
 * ``fast``: the torch evaluator agrees with the reference within ``statement.tolerance`` (relative; NaN never
   agrees), curve parameters included (a drawn curve is given to the reference as ``catalogue.curve`` and to the
   fast path as the same statement's torch path, :class:`~dpspec.conformance.strategies.CurveDraw`);
-* ``conditions`` (statements with conditions and a fast path): at every drawn point, inside the conditions and
-  outside them, the fast path refuses with ``ConditionError`` exactly where the reference does;
+* ``conditions`` (statements with conditions and a fast path): at every point compared, inside the conditions and
+  outside them, the fast path refuses with ``ConditionError`` exactly where the reference does, naming the same
+  conditions. The points are the drawn ones and those of a boundary search that looks, for each condition, for
+  points where it alone fails (the others hold): from each point inside the conditions, one parameter at a time
+  is moved towards each end of its drawn range and the crossing of the conditions' boundary is bisected, so that
+  a condition removed from one path (the path answers where only that condition fails) is found even where the
+  drawn points fail it only together with others. The check's detail counts such points per condition (a
+  condition none was found for is named; that alone is not a failure: e.g. ``ptr.thm5_2``'s F < n/2 cannot fail
+  alone, its step-size condition then fails too);
 * ``property:<fn>``: extra callables ``f(statement, params)`` that raise on a violation.
 
 The work is fixed by the settings, never by time: each statement draws its points with
@@ -18,8 +25,10 @@ The work is fixed by the settings, never by time: each statement draws its point
 base points (check name ``points``; drawn until ``examples`` of them are inside the conditions, at most
 ``DRAW_FACTOR · examples`` draws) are shared by the ``domain``, ``fast``, ``monotone`` and ``property`` checks, so
 each reference value is computed once; a ``monotone`` check draws its second value from its own seed, and the
-``conditions`` check adds ``examples`` draws of its own to the base draws. Nothing is shared between statements, so
-``dpspec conform --only ID`` draws exactly the points of a full run.
+``conditions`` check adds ``examples`` draws of its own to the base draws and searches from at most
+``START_FACTOR · w`` inside points, each at most 2 × parameters × (1 + ``SEARCH_STEPS``) evaluations of the
+conditions, stopping once every condition has w = min(``examples``, ``ALONE_CAP``) points where it alone fails.
+Nothing is shared between statements, so ``dpspec conform --only ID`` draws exactly the points of a full run.
 
 A check that compared fewer points than asked fails, saying how many draws were outside the conditions ("0 of 5
 examples satisfied the conditions"), instead of passing on nothing. A failing check reports the first failing
@@ -33,9 +42,10 @@ from typing import Any, Callable
 
 import mpmath
 
+from dpspec.reference.domains import Integer, Points, Real
 from dpspec.reference.errors import ConditionError
 
-from .strategies import CurveDraw, Draws, fast_args, plain, reference_args, stable_seed
+from .strategies import DRAW_DIGITS, CurveDraw, Draws, fast_args, plain, reference_args, stable_seed
 from .verdicts import Check
 
 PROPERTY_DPS = 30
@@ -275,12 +285,163 @@ def _compare(statement, ref, out) -> tuple[str, float]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# conditions: the fast path refuses exactly where the reference does
+# conditions: the fast path refuses exactly where the reference does, and each condition is met alone
+
+SEARCH_STEPS = 14  # bisection evaluations per crossing of the conditions' boundary along one parameter
+ALONE_CAP = 25  # points wanted per condition where it alone fails: min(examples, this) (--full asks 100 examples)
+START_FACTOR = 4  # inside points the boundary search starts from, per point wanted per condition
+
+
+class _Finding(Exception):
+    """Unwinds the conditions search with its failing Check."""
+
+    def __init__(self, check: Check):
+        super().__init__(check.message)
+        self.check = check
+
+
+@dataclass
+class _Refusal:
+    """The reference's refusal at one point: the names of the conditions it finds failed (() where it answers)."""
+
+    point: dict[str, Any]
+    failed: tuple[str, ...]
+    how: str  # how the point was reached ("drawn", or the ray of the boundary search)
+
+
+class _Conditions:
+    """The reference's conditions and the fast path's refusals at points. The reference's failed conditions drive
+    the search; the fast path is compared at every point: where the reference refuses, at once (it must refuse,
+    naming the same conditions); where the reference answers, in batches (:meth:`flush`: one broadcast call per
+    group of points that share their choices and curves, point by point only where that call refuses or fails),
+    since an answer costs a full evaluation.
+    Per condition, the points where it alone fails are kept: drawn points, and the outside end of each crossing the
+    boundary search finds."""
+
+    BATCH = 256  # answers checked per broadcast call of the fast path
+
+    def __init__(self, statement, dps: int, repro: dict, target: int):
+        self.statement, self.dps, self.repro, self.target = statement, dps, repro, target
+        self.fn = statement.fast_function()
+        self.compared: list[dict[str, Any]] = []
+        self.inside = self.outside = self.evaluations = self.crossings = 0
+        self.alone: dict[str, list[_Refusal]] = {c.name: [] for c in statement.conditions}
+        self.pending: list[tuple[dict[str, Any], str]] = []  # (point, how) where the reference answers
+
+    def _fail(self, point, message: str) -> _Finding:
+        return _Finding(Check("conditions", plain(point), ok=False, side="n/a", message=message,
+                              reproduction=self.repro, methods=self.methods()))
+
+    def at(self, point: dict[str, Any], how: str) -> _Refusal:
+        self.evaluations += 1
+        try:
+            ref_text = tuple(_reference_refuses(self.statement, point, self.dps))
+        except Exception as exc:  # noqa: BLE001 - a point of the domains: binding it must not fail
+            raise self._fail(point, f"the reference could not bind the point ({how}): {_error(exc)}") from None
+        r = _Refusal(point, _names(ref_text), how)
+        if ref_text:
+            self.outside += 1
+            self._compare(point, ref_text, self._fast_refusal(point, how, ref_text), how)
+        else:
+            self.inside += 1
+            self.pending.append((point, how))
+            if len(self.pending) >= self.BATCH:
+                self.flush()
+        return r
+
+    def _fast_refusal(self, point, how: str, ref_text) -> tuple[str, ...] | None:
+        """The fast path's ConditionError words at ``point`` (None where it answers)."""
+        try:
+            self.fn(**fast_args(self.statement, point))
+            return None
+        except ConditionError as exc:
+            return tuple(exc.failed)
+        except Exception as exc:  # noqa: BLE001
+            raise self._fail(point, f"the fast path raised {_error(exc)} ({how}); the reference "
+                             + (f"refuses ({'; '.join(ref_text)})" if ref_text else "answers")) from None
+
+    def _compare(self, point, ref_text, fast_text, how: str) -> None:
+        """Fail unless both answer (``fast_text`` None, no ``ref_text``) or both refuse naming the same conditions."""
+        if ref_text and fast_text is not None and set(_names(ref_text)) == set(_names(fast_text)):
+            return
+        if not ref_text and fast_text is None:
+            return
+        ref_says = f"the reference refuses ({'; '.join(ref_text)})" if ref_text else "the reference answers"
+        fast_says = (f"the fast path refuses ({'; '.join(fast_text)})" if fast_text is not None
+                     else "the fast path answers")
+        failed = set(_names(ref_text)) | set(_names(fast_text or ()))
+        where = f"where only {next(iter(failed))} fails, " if len(failed) == 1 else ""
+        raise self._fail(point, f"{where}{ref_says}, {fast_says} ({how})")
+
+    def flush(self) -> None:
+        """Check that the fast path answers at every pending point (where the reference answers)."""
+        pending, self.pending = self.pending, []
+        groups: dict[Any, list[tuple[dict[str, Any], str]]] = {}
+        for point, how in pending:  # one batch per value of the parameters that are not stacked (choices, curves)
+            groups.setdefault(_group_key(self.statement, point), []).append((point, how))
+        for group in groups.values():
+            args = _batch_args(self.statement, [p for p, _ in group])
+            if args is not None:
+                try:
+                    self.fn(**args)
+                    continue  # the masks are elementwise: no refusal in the batch is none at any of its points
+                except Exception:  # noqa: BLE001 - a refusal (or a failure) somewhere: found point by point below
+                    pass
+            for point, how in group:
+                self._compare(point, (), self._fast_refusal(point, how, ()), how)
+
+    def keep(self, r: _Refusal) -> None:
+        """Count ``r`` for its condition if exactly one condition fails there."""
+        if len(r.failed) == 1:
+            self.alone.setdefault(r.failed[0], []).append(r)
+
+    def wanted(self, failed=None) -> bool:
+        """Whether some condition (of ``failed``, or any) has fewer than ``target`` points."""
+        names = self.alone if failed is None else failed
+        return any(len(self.alone.get(n, ())) < self.target for n in names)
+
+    def methods(self) -> dict[str, Any]:
+        return {"checked": len(self.compared), "evaluations": self.evaluations, "crossings": self.crossings,
+                "inside": self.inside, "outside": self.outside, "alone": {n: len(v) for n, v in self.alone.items()},
+                "alone_points": {n: [{**plain(r.point), "found": r.how} for r in v[:3]]
+                                 for n, v in self.alone.items()},
+                "points": self.compared}
+
+
+def _group_key(statement, point: dict[str, Any]) -> tuple:
+    """The values of ``point`` that a batch cannot stack (anything but a Real or Integer number), hashable."""
+    domains = {p.name: p.domain for p in statement.params}
+    key = []
+    for k, v in point.items():
+        if isinstance(domains.get(k), (Real, Integer)) and not isinstance(v, CurveDraw):
+            continue
+        key.append((k, v if isinstance(v, (str, int, float, bool, type(None))) else id(v)))
+    return tuple(key)
+
+
+def _batch_args(statement, pts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The fast path's arguments for all of ``pts`` at once (numbers as float64 vectors), or None where they cannot
+    be stacked (a curve, choice or point set that differs between the points, or a point set at all)."""
+    import torch
+
+    domains = {p.name: p.domain for p in statement.params}
+    keys = list(pts[0])
+    if any(list(p) != keys for p in pts):
+        return None
+    out: dict[str, Any] = {}
+    for k in keys:
+        if isinstance(domains.get(k), (Real, Integer)) and not isinstance(pts[0][k], CurveDraw):
+            out[k] = torch.tensor([float(p[k]) for p in pts], dtype=torch.float64)
+        elif isinstance(domains.get(k), Points) or any(p[k] is not pts[0][k] and p[k] != pts[0][k] for p in pts):
+            return None
+        else:
+            out[k] = fast_args(statement, {k: pts[0][k]})[k]
+    return out
 
 
 def _conditions_check(statement, points: _Points, examples: int, seed: int, dps: int, profile: str) -> Check:
     s = stable_seed(seed, statement.id, "conditions")
-    repro = _repro(s, examples, profile, dps, points_seed=points.seed)
+    repro = _repro(s, examples, profile, dps, points_seed=points.seed, search_steps=SEARCH_STEPS)
     draws = Draws(s, profile)
     candidates = [d.point for d in points.draws if d.error is None]
     for _ in range(examples):
@@ -288,43 +449,111 @@ def _conditions_check(statement, points: _Points, examples: int, seed: int, dps:
             candidates.append(draws.params(statement, fast=True))
         except (TypeError, ValueError):  # reported by the domain check (the same draws fail there)
             break
-    fn = statement.fast_function()
-    compared, inside, outside = [], 0, 0
-    for point in candidates:
-        try:
-            refused = _reference_refuses(statement, point, dps)
-        except Exception as exc:  # noqa: BLE001 - a drawn point is in the domains: binding it must not fail
-            return Check("conditions", plain(point), ok=False, side="n/a", reproduction=repro,
-                         methods={"checked": len(compared), "points": compared},
-                         message=f"the reference could not bind the point: {_error(exc)}")
-        try:
-            fn(**fast_args(statement, point))
-            fast_refused, fast_error = False, None
-        except ConditionError as exc:
-            fast_refused, fast_error = True, exc
-        except Exception as exc:  # noqa: BLE001
-            return Check("conditions", plain(point), ok=False, side="n/a", reproduction=repro,
-                         methods={"checked": len(compared), "points": compared},
-                         message=f"the fast path raised {_error(exc)}; the reference "
-                                 + (f"refuses ({'; '.join(refused)})" if refused else "answers"))
-        if bool(refused) != fast_refused:
-            what = (f"the reference refuses ({'; '.join(refused)}), the fast path answers" if refused else
-                    f"the fast path refuses ({_error(fast_error)}), the reference answers")
-            return Check("conditions", plain(point), ok=False, side="n/a", message=what, reproduction=repro,
-                         methods={"checked": len(compared), "points": compared})
-        inside += not refused
-        outside += bool(refused)
-        compared.append({**plain(point), "refused": bool(refused)})
-    if not inside or not outside:
-        side = "inside" if not inside else "outside"
-        return Check("conditions", {}, ok=False, side="n/a", reproduction=repro,
-                     methods={"checked": len(compared), "inside": inside, "outside": outside, "points": compared},
-                     message=(f"{len(compared)} points agree, but none was {side} the conditions: "
+    wanted = min(examples, ALONE_CAP)
+    state = _Conditions(statement, dps, repro, wanted)
+    try:
+        starts = []
+        for point in candidates:
+            r = state.at(point, "drawn")
+            state.keep(r)
+            state.compared.append({**plain(point), "refused": bool(r.failed)})
+            if not r.failed:
+                starts.append(point)
+        _search(statement, state, draws, starts, START_FACTOR * wanted)
+        state.flush()
+    except _Finding as found:
+        return found.check
+    methods = state.methods()
+    if not state.inside or not state.outside:
+        side = "inside" if not state.inside else "outside"
+        return Check("conditions", {}, ok=False, side="n/a", reproduction=repro, methods=methods,
+                     message=(f"{state.evaluations} points agree, but none was {side} the conditions: "
                               f"{'answers' if side == 'inside' else 'refusals'} were not compared"))
-    return Check("conditions", {}, ok=True, side="n/a",
-                 message=f"{len(compared)} points agree: {inside} answered by both, {outside} refused by both",
-                 methods={"checked": len(compared), "inside": inside, "outside": outside, "points": compared},
-                 reproduction=repro)
+    counts = ", ".join(f"{n} {len(v)}" for n, v in state.alone.items())
+    missing = [n for n, v in state.alone.items() if not v]
+    return Check("conditions", {}, ok=True, side="n/a", reproduction=repro, methods=methods,
+                 message=(f"{state.evaluations} points agree ({state.inside} answered by both, {state.outside} "
+                          f"refused by both); points where one condition alone fails: {counts}"
+                          + (f" (none found for {', '.join(missing)})" if missing else "")))
+
+
+def _search(statement, state: _Conditions, draws: Draws, starts: list[dict[str, Any]], max_starts: int) -> None:
+    """The boundary search. From a point inside every condition, each numeric parameter in turn is moved towards
+    each end of its drawn range; where that end is outside a condition that still lacks points, the crossing is
+    bisected (log space on a log scale): ``SEARCH_STEPS`` evaluations, ending just outside, where usually one
+    condition alone fails. Starts are the drawn inside points, then (breadth first) the inside end of each ray
+    searched (its far end, or the inside side of its crossing), which moves two parameters away from the draws; at
+    most ``max_starts`` starts, each at most 2 × parameters × (1 + ``SEARCH_STEPS``) evaluations. It stops once every
+    condition has ``state.target`` points where it alone fails."""
+    queue = list(starts)
+    done = 0
+    while queue and done < max_starts and state.wanted():
+        start = queue.pop(0)
+        done += 1
+        for p in statement.params:
+            if not isinstance(p.domain, (Real, Integer)) or p.name not in start or isinstance(start[p.name], bool):
+                continue
+            x0 = start[p.name]
+            for end in (float(v) for v in draws._range(p.domain)):
+                if not state.wanted():
+                    return
+                ray = _Ray(p.domain, float(x0), end)
+                far = None if ray.degenerate else ray.at(1.0)
+                if far is None or _same(far, x0):
+                    continue
+                how = f"moving {p.name} from {_num(x0)} towards {_num(end)}"
+                r_far = state.at({**start, p.name: far}, how)
+                if not r_far.failed:
+                    queue.append({**start, p.name: far})
+                    continue
+                if not state.wanted(r_far.failed):
+                    continue
+                a, b, x_in, r_out = 0.0, 1.0, x0, r_far
+                for _ in range(SEARCH_STEPS):
+                    m = (a + b) / 2
+                    x = ray.at(m)
+                    if x is None or _same(x, x_in) or _same(x, r_out.point[p.name]):
+                        break
+                    r = state.at({**start, p.name: x}, how)
+                    if r.failed:
+                        b, r_out = m, r
+                    else:
+                        a, x_in = m, x
+                state.crossings += 1
+                state.keep(r_out)
+                if a > 0:
+                    queue.append({**start, p.name: x_in})
+
+
+class _Ray:
+    """The values of one parameter from ``x0`` (t = 0) to ``end`` (t = 1): log-linear on a positive log scale,
+    linear otherwise; rounded as drawn values are (integers, or ``DRAW_DIGITS`` significant digits), None where the
+    rounded value is outside the domain (an open end)."""
+
+    def __init__(self, domain, x0: float, end: float):
+        self.domain, self.x0, self.end = domain, x0, end
+        self.log = domain.scale == "log" and x0 > 0 and end > 0
+        self.degenerate = not (math.isfinite(x0) and math.isfinite(end)) or x0 == end
+
+    def at(self, t: float):
+        if self.log:
+            x = math.exp(math.log(self.x0) + t * (math.log(self.end) - math.log(self.x0)))
+        else:
+            x = self.x0 + t * (self.end - self.x0)
+        if t == 1.0:
+            x = self.end
+        if isinstance(self.domain, Integer):
+            x = int(round(x))
+        else:
+            x = float(f"{x:.{DRAW_DIGITS}g}")
+        if not self.domain.contains(x) and t == 1.0:  # an open end: the last drawable value before it
+            return self.at(1.0 - 2.0 ** -SEARCH_STEPS)
+        return x if self.domain.contains(x) else None
+
+
+def _names(failed) -> tuple[str, ...]:
+    """Condition names from ConditionError words (``ConditionSpec.describe()``: 'name: text')."""
+    return tuple(str(f).partition(":")[0].strip() for f in failed)
 
 
 def _reference_refuses(statement, point: dict[str, Any], dps: int) -> list[str]:

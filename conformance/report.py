@@ -80,15 +80,16 @@ def write_json(result: RunResult, path: str | Path, timings: bool = True) -> Non
 
 
 def write_markdown(result: RunResult, folder: str | Path) -> Path:
-    """``folder``/report.md plus one PNG per statement with a plottable check."""
+    """``folder``/report.md plus one PNG per statement family with plottable checks (:func:`family_plots`)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     s = result.settings
     c = result.counts()
     lines = [f"# dpspec conformance report ({s.mode})", "",
-             f"Confidence {s.confidence} (family-wise over the {result.family} statements of the catalogue: an even "
-             f"share each, Holm over a statement's statistical checks), seed {s.seed}, {s.samples} privacy-loss "
-             f"samples per witness point, {s.property_examples} points per property check; {result.seconds:.1f} s.",
+             f"Confidence {s.confidence} (family-wise over the {result.family} subjects of a run — catalogue "
+             f"statements and operator checks: an even share each, Holm over a subject's statistical checks), seed "
+             f"{s.seed}, {s.samples} privacy-loss samples per witness point, {s.property_examples} points per "
+             f"property check; {result.seconds:.1f} s.",
              "",
              f"**{c['pass']} pass, {c['fail']} fail, {c['skipped']} skipped.**", "",
              *([f"Time limit of {result.time_limit:g} s reached; not run: {', '.join(result.not_run)}.", ""]
@@ -105,52 +106,119 @@ def write_markdown(result: RunResult, folder: str | Path) -> Path:
             lines += [f"### `{v.subject}`", "", _md(v.reason), "", f"Reproduce: `{v.command}`", ""]
             for chk in v.failures:
                 lines.append(f"- {chk.name} at {chk.point}: {_md(chk.message)} (p = {chk.p_value})")
-    plots = [(v, _plot(v, folder)) for v in result.verdicts]
-    plots = [(v, p) for v, p in plots if p is not None]
+    plots = family_plots(result.verdicts, folder)
     if plots:
-        lines += ["", "## Plots", ""]
-        for v, p in plots:
-            lines += [f"### `{v.subject}`", "", f"![{v.subject}]({p.name})", ""]
+        lines += ["", "## Plots", "",
+                  "One figure per statement family (a text's prefix × what the value is), one panel per statement, "
+                  "along the axis of its claim at its example point: the claimed value, the exact value of the "
+                  "witness pair where it has one (computed from the pair's own densities, not from the statement), "
+                  "and the Monte Carlo interval of the witness's true value (a band where two-sided, a lower "
+                  "confidence bound otherwise). An upper bound fails where the truth's interval lies above it.", ""]
+        for title, p in plots:
+            lines += [f"### {title}", "", f"![{title}]({p.name})", ""]
     path = folder / "report.md"
     path.write_text("\n".join(lines) + "\n")
     return path
 
 
-def _plot(v: Verdict, folder: Path) -> Path | None:
-    rdp = [c for c in v.details if c.name == "rdp-moment"]
-    prof = [c for c in v.details if c.name == "profile" and "claimed_eps" not in c.point]
-    axis = _varying(prof, "eps")
-    prof = prof if axis else []
-    if len(rdp) < 2 and len(prof) < 2:
-        return None
+FAMILY_TITLES = {"rdp_eps": "RDP curves ε(α)", "delta": "privacy profiles δ(ε)"}
+_RDP_CHECKS = ("rdp-moment", "rdp-tilted", "rdp-exact")
+_PROFILE_CHECKS = ("profile", "profile-tilted")
+
+
+def family_plots(verdicts, folder: Path) -> list[tuple[str, Path]]:
+    """One PNG per statement family — the statements of one text prefix (``base``, ``ptr``, ...) whose checks are
+    along one kind of axis (RDP orders α, or profile ε) — with one panel per statement (:func:`_panel`). Returns
+    (title, path) pairs; statements with fewer than two points along their axis are left out."""
+    groups: dict[tuple[str, str], list[tuple[Verdict, str, list]]] = {}
+    for v in verdicts:
+        series = _series(v)
+        if series is not None:
+            kind, axis, checks = series
+            groups.setdefault((v.subject.split(".")[0], kind), []).append((v, axis, checks))
+    if not groups:
+        return []
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    if len(rdp) >= 2:
-        for w in sorted({c.point.get("witness") for c in rdp}):
-            cs = sorted((c for c in rdp if c.point.get("witness") == w), key=lambda c: c.point["alpha"])
-            a = [c.point["alpha"] for c in cs]
-            ax.plot(a, [c.claimed for c in cs], "o-", label=f"claimed ε(α) [{w}]")
-            ax.plot(a, [c.lo if c.lo is not None else math.nan for c in cs], "v--",
-                    label=f"lower confidence bound of D_α [{w}]")
-        ax.set_xlabel("α"), ax.set_ylabel("ε(α)")
-    else:
-        for w in sorted({c.point.get("witness") for c in prof}):
-            cs = sorted((c for c in prof if c.point.get("witness") == w), key=lambda c: c.point[axis])
-            e = [c.point[axis] for c in cs]
-            ax.plot(e, [c.claimed for c in cs], "o-", label=f"claimed δ(ε) [{w}]")
-            ax.fill_between(e, [c.lo for c in cs], [c.hi for c in cs], alpha=0.3, label=f"witness δ(ε) band [{w}]")
-        ax.set_xlabel(axis), ax.set_ylabel("δ")
-    ax.set_title(v.subject)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = folder / f"{v.subject.replace('/', '_')}.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    out = []
+    for (prefix, kind), members in sorted(groups.items()):
+        cols = min(3, len(members))
+        rows = math.ceil(len(members) / cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+        for ax, (v, axis, checks) in zip(axes.flat, members):
+            _panel(ax, v, kind, axis, checks)
+        for ax in list(axes.flat)[len(members):]:
+            ax.set_visible(False)
+        title = f"{prefix}: {FAMILY_TITLES[kind]}"
+        fig.suptitle(title, fontsize=10)
+        fig.tight_layout()
+        path = folder / f"family_{prefix}_{kind}.png"
+        fig.savefig(path, dpi=80)
+        plt.close(fig)
+        out.append((title, path))
+    return out
+
+
+def _series(v: Verdict):
+    """(kind, axis, checks) of a verdict's plottable Monte Carlo checks: those along the axis of its claim, at the
+    point (all other parameters, witness included) shared by the most checks — its example point."""
+    for kind, names, axis in (("rdp_eps", _RDP_CHECKS, "alpha"), ("delta", _PROFILE_CHECKS, None)):
+        checks = [c for c in v.details if c.name in names and c.claimed is not None and "claimed_eps" not in c.point]
+        if not checks:
+            continue
+        axis = axis or _varying(checks, "eps")
+        if axis is None:
+            continue
+        by_rest: dict[tuple, list] = {}
+        for c in checks:
+            rest = tuple(sorted((k, str(x)) for k, x in c.point.items() if k != axis))
+            by_rest.setdefault(rest, []).append(c)
+        best = max(by_rest.values(), key=len)
+        if len({c.point.get(axis) for c in best}) >= 2:
+            return kind, axis, best
+    return None
+
+
+def _panel(ax, v: Verdict, kind: str, axis: str, checks) -> None:
+    """Claimed value, exact witness value and Monte Carlo interval along ``axis`` for one statement."""
+    def along(name):
+        cs = sorted((c for c in checks if c.name == name), key=lambda c: c.point[axis])
+        return [c.point[axis] for c in cs], cs
+
+    claimed = {}
+    for c in checks:
+        claimed[c.point[axis]] = c.claimed
+    xs = sorted(claimed)
+    ax.plot(xs, [claimed[a] for a in xs], "o-", color="C0", label="claimed")
+    x, exact = along("rdp-exact")
+    if exact:
+        ax.plot(x, [c.estimate for c in exact], "x", color="C3", ms=7, label="exact (witness densities)")
+    for name, color in ((_RDP_CHECKS[1], "C2"), (_PROFILE_CHECKS[1], "C2"), (_RDP_CHECKS[0], "C1"),
+                        (_PROFILE_CHECKS[0], "C1")):
+        x, cs = along(name)
+        if not cs:
+            continue
+        lo = [c.lo if c.lo is not None else math.nan for c in cs]
+        hi = [c.hi if c.hi is not None else math.nan for c in cs]
+        label = "tilted MC interval" if name.endswith("tilted") else "plain MC interval"
+        if all(math.isnan(h) for h in hi):
+            ax.plot(x, lo, "v--", color=color, label=label.replace("interval", "lower bound"))
+        else:
+            ax.fill_between(x, lo, hi, color=color, alpha=0.3, label=label)
+    values = [y for y in claimed.values() if isinstance(y, (int, float)) and math.isfinite(y)]
+    if values and min(values) > 0 and max(values) / min(values) > 30:  # (non-positive lower bounds are then hidden)
+        ax.set_yscale("log")
+    if min(xs) > 0 and max(xs) / min(xs) > 10:
+        ax.set_xscale("log")
+        ax.set_xticks(xs, [f"{a:g}" for a in xs])
+        ax.minorticks_off()
+    ax.set_xlabel("α" if axis == "alpha" else axis)
+    ax.set_ylabel("ε(α)" if kind == "rdp_eps" else "δ")
+    ax.set_title(f"{v.subject} ({v.status})", fontsize=8)
+    ax.legend(fontsize=6)
 
 
 def _varying(checks, prefix: str) -> str | None:

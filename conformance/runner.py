@@ -24,6 +24,10 @@ number of points of each property check; nothing is bounded by time, so a verdic
 settings and the seed. Seeds derive from the run seed and the statement id (the witness point for Monte Carlo, the
 check name for properties), nothing is carried from one statement to the next, and the family-wise level is split
 over the catalogue, not over the selection, so ``--only`` reproduces the verdicts of a full run exactly.
+
+After the statements, the operator checks of :mod:`.operators` run the same way (ids ``op.*``: the accountant,
+``calibrate_sigma``, the training operators, the audit code), each a subject of the family-wise split, with its
+counts fixed by the settings' ``op_*`` fields.
 """
 from __future__ import annotations
 
@@ -39,6 +43,7 @@ from typing import Any, Callable, Iterable
 import mpmath
 
 from dpspec.reference import catalogue
+from dpspec.reference.domains import Integer, Real
 from dpspec.reference.errors import ConditionError, DpspecError
 
 from . import edges, properties, strategies, tilting
@@ -63,11 +68,27 @@ class Settings:
     min_samples: int = 2_000  # below this a composed witness point is skipped (n·T would exceed max_draws)
     max_draws: int = 2_000_000  # per-step draws per witness point
     alphas: tuple[float, ...] = (2.0, 4.0, 16.0, 64.0)  # 16 and 64: where only the tilted estimator sees the tail
+    # orders above the sampling grid: only the exact check (witness log_moment, no samples) and the tilted check
+    # (a declared family) run there; plain sampling has no power at these orders and is not run
+    high_alphas: tuple[float, ...] = (128.0, 256.0, 1024.0)
+    domain_points: int = 2  # drawn points of the statement's domain (inside its conditions) with exact/tilted checks
+    domain_tries: int = 60  # candidate draws per domain point at most (bounded work; a point not found is skipped)
+    low_ends_below: float = 1e-3  # a low-end point for each log-scale parameter whose range reaches below this
     eps: tuple[float, ...] = (0.5, 1.0)
     tilted_samples: int = 100_000  # draws per importance-sampled check (conformance.tilting; power measured here)
     property_examples: int = 5  # points per property check (conformance.properties)
     edge_examples: int = 0  # edge-search points per statement (conformance.edges; the test suite runs a few)
     dps: int = 30
+    # operator checks (conformance/operators.py: op.accountant, op.calibrate_sigma, the training operators, op.audit)
+    op_pairs: int = 110  # distinct (q, σ) pairs of the subsampled Gaussian in the drawn accountant schedule
+    op_orders: tuple[float, ...] = (2.0, 4.0, 16.0)  # integer orders (the reference SGM is an exact binomial sum)
+    op_deltas: tuple[float, ...] = (1e-5,)
+    op_fractional: bool = False  # also the reference composed curve at the accountant's own order α* (0.3 s a pair)
+    op_calibrate_points: int = 1  # drawn (target ε, δ, q, steps) for calibrate_sigma (~4 s each: a certified search)
+    op_calibrate_rtol: float = 1e-3
+    op_batches: int = 12  # drawn batches per training-operator check
+    op_audit: bool = False  # op.audit (about 5 s) runs with --full only
+    op_audit_samples: int = 1000
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -76,14 +97,18 @@ class Settings:
 QUICK = Settings()
 FULL = Settings(mode="full", samples=200_000, min_samples=10_000, max_draws=50_000_000, tilted_samples=200_000,
                 alphas=(1.1, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0), eps=(0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-                property_examples=100, edge_examples=60)
+                high_alphas=(128.0, 256.0, 512.0, 1024.0), domain_points=16, low_ends_below=math.inf,
+                property_examples=100, edge_examples=60, op_pairs=200, op_orders=(2.0, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0),
+                op_deltas=(1e-5, 1e-8), op_fractional=True, op_calibrate_points=5, op_batches=60, op_audit=True,
+                op_audit_samples=3000)
 EDGE_HANG_GUARD_S = 60.0  # seconds: an edge evaluation running longer is reported as a hang (--full only)
 
 
 @dataclass
 class RunResult:
-    """The verdicts of a run. ``family`` is the number of statements the family-wise level is split over (the
-    whole list given to :func:`run`, before ``--only``); ``not_run`` the statements a time limit left out;
+    """The verdicts of a run. ``family`` is the number of subjects the family-wise level is split over (the
+    statements given to :func:`run` plus its operator checks, before ``--only``); ``not_run`` the subjects a time
+    limit left out;
     ``timings`` wall seconds per statement (kept out of the verdicts: they differ between runs)."""
 
     settings: Settings
@@ -127,19 +152,25 @@ def _alpha(settings: Settings, family: int) -> float:
 
 def run(settings: Settings = QUICK, statements: Iterable | None = None, progress: bool | None = None,
         time_limit: float | None = None, clock: Callable[[], float] = time.monotonic,
-        log: Callable[[str], None] | None = None) -> RunResult:
-    """Check every (selected) statement.
+        log: Callable[[str], None] | None = None, operators: Iterable | None = None) -> RunResult:
+    """Check every (selected) statement, then every (selected) operator check (conformance/operators.py: ids
+    ``op.*``, e.g. ``op.accountant``; ``--only 'op.*'`` selects them).
 
-    Family-wise error: the level 1 − confidence is split evenly over the statements of the list (the catalogue, or
-    ``statements``) BEFORE ``--only`` selects from it, and each statement's statistical checks are Holm-corrected
-    at its share. So a statement's verdict does not depend on which other statements run (``--only ID``
-    reproduces it), and a full run still reports a true claim failed with probability at most 1 − confidence.
+    ``operators``: the operator checks to run; by default all of ``operators.OPERATORS`` when ``statements`` is
+    None (the catalogue run of ``dpspec conform``), none when a statement list is given (pass
+    ``operators=operators.OPERATORS`` with a full statement list to reproduce the family of a CLI run).
+
+    Family-wise error: the level 1 − confidence is split evenly over the subjects of the run (the statements of the
+    list — the catalogue, or ``statements`` — plus the operator checks) BEFORE ``--only`` selects from them, and each
+    subject's statistical checks are Holm-corrected at its share. So a statement's verdict does not depend on which
+    other statements run (``--only ID`` reproduces it), and a full run still reports a true claim failed with
+    probability at most 1 − confidence.
 
     ``time_limit`` (seconds): no statement is started after it has passed; those are listed in ``not_run`` (a
     statement that started always finishes, so the limit never changes a verdict). ``progress``: one line per
     statement on stderr (default: when stderr is a terminal); ``log`` replaces the printing."""
     with one_torch_thread():
-        return _run(settings, statements, progress, time_limit, clock, log)
+        return _run(settings, statements, progress, time_limit, clock, log, operators)
 
 
 @contextlib.contextmanager
@@ -158,10 +189,14 @@ def one_torch_thread():
         torch.set_num_threads(before)
 
 
-def _run(settings, statements, progress, time_limit, clock, log) -> RunResult:
+def _run(settings, statements, progress, time_limit, clock, log, operators) -> RunResult:
+    from . import operators as operator_checks
+
     start = clock()
     wall = time.perf_counter()
-    entries = list(statements) if statements is not None else catalogue.statements()
+    if operators is None:
+        operators = operator_checks.OPERATORS if statements is None else ()
+    entries = list(statements if statements is not None else catalogue.statements()) + list(operators)
     family = len(entries)
     if settings.only:
         entries = [s for s in entries if _selected(s.id, settings.only)]
@@ -176,7 +211,10 @@ def _run(settings, statements, progress, time_limit, clock, log) -> RunResult:
                 say(f"time limit of {time_limit:g} s reached: {len(result.not_run)} statement(s) not run")
             break
         t0, c0 = time.perf_counter(), time.process_time()
-        v = check_statement(statement, settings)
+        if isinstance(statement, operator_checks.OperatorCheck):
+            v = check_operator(statement, settings)
+        else:
+            v = check_statement(statement, settings)
         apply_holm(v.details, alpha)
         if v.status != SKIPPED:
             v.settle()
@@ -214,6 +252,11 @@ def _check_statement(statement, settings, variant, params) -> Verdict:
     reasons = []
     if missing:
         reasons.append(f"no example for {', '.join(missing)}")
+        if statement.witnesses and statement.value.returns in MC_RETURNS:  # at drawn points of the domain only
+            mc, why = monte_carlo_checks(statement, None, settings, variant)
+            v.details += mc
+            if why and not mc:
+                reasons.append(why)
     else:
         smoke = _smoke(statement, point, variant, settings.dps)
         if smoke is not None:
@@ -245,6 +288,32 @@ def _check_statement(statement, settings, variant, params) -> Verdict:
     return v
 
 
+def check_operator(op, settings: Settings = QUICK) -> Verdict:
+    """All checks of one operator check (conformance/operators.py), statistical ones not yet Holm-corrected. Runs
+    with one torch thread. A check that raises is a failure naming the exception (an operator must not crash on
+    inputs drawn from its domain); one that does not run under these settings is skipped, saying why."""
+    with one_torch_thread():
+        start = time.perf_counter()
+        v = Verdict(op.id, SKIPPED, confidence=settings.confidence,
+                    extra={"kind": "operator", "claim": op.claim, "variant": "default"})
+        why = op.skip(settings)
+        if why:
+            v.reason = why
+        else:
+            try:
+                v.details = list(op.run(settings))
+            except Exception as exc:  # noqa: BLE001 - reported as the check's failure, in one line
+                v.details = [Check("run", {}, ok=False, side="n/a",
+                                   message=f"the check raised {type(exc).__name__}: {str(exc).splitlines()[0][:300]}"
+                                   if str(exc) else f"the check raised {type(exc).__name__}")]
+            v.status = PASS if v.details else SKIPPED
+            if not v.details:
+                v.reason = "no check ran"
+        v.extra["checks_run"] = _summary(v.details)
+        v.seconds = time.perf_counter() - start
+        return v
+
+
 def settle(verdict: Verdict) -> Verdict:
     """Holm within one statement's checks, then its status (for checks made outside :func:`run`)."""
     apply_holm(verdict.details, 1 - verdict.confidence)
@@ -262,7 +331,15 @@ def reproduce_command(statement_id: str, settings: Settings) -> str:
 
 def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, variant: str | None = None
                        ) -> tuple[list[Check], str]:
-    """Checks against every witness of the statement; returns (checks, reason when none could be made)."""
+    """Checks against every witness of the statement; returns (checks, reason when none could be made).
+
+    At the example ``point`` (when there is one): plain sampling, exact and tilted checks along the axis grid
+    (:func:`_axis_points`), then exact and tilted checks only at ``Settings.high_alphas``. At the drawn points of
+    :func:`domain_points` (inside the statement's conditions, at the low ends of its parameters): exact and tilted
+    checks only (no plain sampling) at each point's own axis value and at ``Settings.high_alphas`` where the
+    conditions admit them (the first drawn point is chosen so that they do). Every sample-free check's point names where
+    it was made (``at``: "example", "domain 1", "low q", ...) and the ``dpspec eval`` command of its claimed value
+    (``eval``); ``dpspec conform --only ID`` with the run's seed reproduces the verdict."""
     returns = statement.value.returns
     if returns not in MC_RETURNS:
         return [], f"no Monte Carlo check for a value that is {statement.value.describe()}"
@@ -272,6 +349,7 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
             getattr(resolve_witness(u.witness), "log_moment", None) for u in statement.witnesses):
         return [], "an RDP lower bound needs an exact log_moment (sampling only bounds the moment from below)"
     checks, reasons = [], []
+    drawn = domain_points(statement, settings, variant, point)
     for use_index, use in enumerate(statement.witnesses):
         pair = resolve_witness(use.witness)
         dominating = bool(getattr(pair, "dominating", True))
@@ -280,10 +358,12 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
             continue
         side = statement.claim if dominating else "upper"
         cache: dict[str, Any] = {}
-        for p in _axis_points(statement, point, settings):
+        for p in (_axis_points(statement, point, settings) if point is not None else []):
+            wparams = _witness_params(use, p)
+            if wparams is None:  # the use does not apply at this point (e.g. a curve of another mechanism)
+                continue
             try:
                 value = statement.evaluate(dps=settings.dps, variant=variant, **p).value
-                wparams = use.witness_params(p)
             except ConditionError:
                 continue
             own, steps = split_steps(pair, wparams)
@@ -301,7 +381,210 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
             checks += _point_checks(statement, pair, sample, own, steps, p, value, shown, side, settings)
             checks += _tilted_checks(statement, pair, wparams, own, steps, p, value, shown, side, settings,
                                      _derive_seed(settings.seed, statement.id, use_index, key + ":tilted"))
+    # sample-free checks: every point at the high orders (those inside the conditions), every drawn point also at
+    # its own axis value; the statement is evaluated once per point, every witness use checked against it
+    where = [("example", p) for p in _high_orders(statement, point, settings, own_axis=False)] if point else []
+    for label, q in drawn:
+        where += [(label, p) for p in _high_orders(statement, q, settings, own_axis=True)]
+    for label, p in where:
+        checks += _sample_free_point(statement, p, settings, variant, label)
+    if point is None and not drawn:
+        reasons.append("no example point, and no point of the domain inside the conditions was drawn")
     return checks, "; ".join(dict.fromkeys(reasons)) if not checks else ""
+
+
+def _sample_free_point(statement, p, settings, variant, label) -> list[Check]:
+    """:func:`_sample_free_checks` of every witness use at one point, the statement evaluated once."""
+    uses = []
+    for use_index, use in enumerate(statement.witnesses):
+        pair = resolve_witness(use.witness)
+        dominating = bool(getattr(pair, "dominating", True))
+        if statement.claim == "lower" and not dominating:
+            continue
+        if _witness_params(use, p) is not None:
+            uses.append((use_index, use, pair, statement.claim if dominating else "upper"))
+    if not uses:
+        return []
+    try:
+        value = statement.evaluate(dps=settings.dps, variant=variant, **strategies.reference_args(p)).value
+    except ConditionError:
+        return []
+    return [c for use_index, use, pair, side in uses
+            for c in _sample_free_checks(statement, pair, use, use_index, p, side, settings, variant, label, value)]
+
+
+def _sample_free_checks(statement, pair, use, use_index, p, side, settings, variant, label, value=None
+                        ) -> list[Check]:
+    """The exact check (the witness's ``log_moment``: no samples) and the tilted check (its declared family) of the
+    claimed value at one point ``p`` (drawn values; the statement evaluated at :func:`strategies.reference_args`
+    of it unless its ``value`` is given)."""
+    wparams = _witness_params(use, p)
+    if wparams is None:
+        return []
+    if value is None:
+        try:
+            value = statement.evaluate(dps=settings.dps, variant=variant, **strategies.reference_args(p)).value
+        except ConditionError:
+            return []
+    own, steps = split_steps(pair, wparams)
+    shown = {k: _plain(x) for k, x in strategies.plain(p).items()}
+    shown.update({"witness": use.witness, "at": label, "eval": eval_command(statement.id, p, variant)})
+    key = repr(sorted((k, str(x)) for k, x in wparams.items()))
+    out = []
+    axis = statement.value.axis
+    log_moment = getattr(pair, "log_moment", None)
+    if statement.value.returns == "rdp_eps" and log_moment is not None:
+        record = {"witness": use.witness, "params": {k: _plain(x) for k, x in own.items()}, "steps": steps,
+                  "log_moment": True}
+        out.append(_exact_check(log_moment, mpmath.mpf(p[axis]), own, value, steps, shown, side, record, settings))
+    seed = strategies.stable_seed(settings.seed, statement.id, "mc-sample-free", use_index, key, str(p[axis])
+                                  if axis in p else "")
+    out += _tilted_checks(statement, pair, wparams, own, steps, p, value, shown, side, settings, seed)
+    return out
+
+
+def _high_orders(statement, point, settings, own_axis: bool) -> list[dict[str, Any]]:
+    """``point`` at the settings' high orders (RDP statements whose axis domain holds them), preceded by the point
+    itself when ``own_axis`` (a drawn point carries its own drawn order or ε)."""
+    out = [dict(point)] if own_axis else []
+    if statement.value.returns != "rdp_eps":
+        return out
+    axis = statement.value.axis
+    domain = next(q.domain for q in statement.params if q.name == axis)
+    own = float(point[axis]) if own_axis and axis in point else None
+    return out + [{**point, axis: float(a)} for a in settings.high_alphas if domain.contains(a) and a != own]
+
+
+def domain_points(statement, settings: Settings, variant: str | None = None,
+                  example: dict[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Points of the statement's declared domain for the sample-free Monte Carlo checks, as (label, point); every
+    point is inside the statement's conditions at its own axis value and has a witness use that applies:
+
+    * ``domain i``: ``Settings.domain_points`` draws of :class:`strategies.Draws` (the profile of the run); for an
+      RDP statement the first is the first draw whose conditions also admit the lowest of ``Settings.high_alphas``
+      (a theorem whose conditions bound α, e.g. ptr.thm4_4's (C3)/(C4), is checked above α = 64 there), falling back
+      to the first draw inside the conditions;
+    * ``low NAME``: for each log-scale real parameter other than the axis whose range reaches below
+      ``Settings.low_ends_below`` (1e-3 in --quick: sampling rates, δ0; every one in --full), the example point (or
+      the first drawn one) with NAME drawn log-uniformly from the lowest two decades of its range (q ∈ [1e-8, 1e-6]
+      for a sampling rate), and with ``--full`` also ``high NAME`` from the highest two decades.
+
+    Deterministic: one :class:`strategies.Draws` stream per statement, seeded by ``stable_seed(run seed, id,
+    "mc-domain")``; at most ``Settings.domain_tries`` candidates per point (bounded work)."""
+    if settings.domain_points <= 0:
+        return []
+    draws = strategies.Draws(strategies.stable_seed(settings.seed, statement.id, "mc-domain"), settings.mode)
+    axis = statement.value.axis
+    high = settings.high_alphas[0] if statement.value.returns == "rdp_eps" and settings.high_alphas else None
+    out: list[tuple[str, dict[str, Any]]] = []
+    for i in range(settings.domain_points):
+        found = fallback = None
+        for _ in range(settings.domain_tries):
+            try:
+                cand = draws.params(statement)
+            except (TypeError, ValueError):
+                break
+            if not _applies(statement, cand, settings, variant):
+                continue
+            if high is None or i > 0:
+                found = cand
+                break
+            fallback = fallback or cand
+            if _applies(statement, {**cand, axis: float(high)}, settings, variant):
+                found = cand
+                break
+        if found or fallback:
+            out.append((f"domain {i + 1}", found or fallback))
+    base = dict(example) if example is not None else (dict(out[0][1]) if out else None)
+    if base is None:
+        return out
+    ends = ("low", "high") if settings.mode == "full" else ("low",)
+    for q in statement.params:
+        if q.name == axis or not isinstance(q.domain, Real) or q.domain.scale != "log" or q.name not in base:
+            continue
+        lo, hi = (float(v) for v in draws._range(q.domain))
+        if not (0 < lo < hi < math.inf) or lo >= settings.low_ends_below:
+            continue
+        for end in ends:
+            a, b = (lo, min(hi, lo * 100)) if end == "low" else (max(lo, hi / 100), hi)
+            for _ in range(settings.domain_tries):
+                x = float(f"{math.exp(math.log(a) + draws.rng.random() * (math.log(b) - math.log(a))):.10g}")
+                cand = {**base, q.name: x}
+                if q.domain.contains(x) and _applies(statement, cand, settings, variant):
+                    out.append((f"{end} {q.name}", cand))
+                    break
+    return out
+
+
+def _applies(statement, point, settings, variant) -> bool:
+    """The point (drawn values; evaluated as :func:`strategies.reference_args` gives them) binds, lies inside the statement's conditions (no reference evaluation) and some witness use maps
+    it (a mapping returning None does not apply there)."""
+    conditions = statement.conditions
+    if variant not in (None, statement.default_variant) and variant in statement.variants:
+        own = statement.variants[variant].conditions
+        conditions = conditions if own is None else own
+    try:
+        with mpmath.workdps(settings.dps):
+            bound = statement.bind(strategies.reference_args(point))
+            if any(not c.holds(bound) for c in conditions):
+                return False
+    except (DpspecError, ArithmeticError):
+        return False
+    return any(_witness_params(use, point) is not None for use in statement.witnesses)
+
+
+def _witness_params(use, point):
+    """The witness parameters of a use at a point, or None where the use does not apply: its mapping refuses the
+    point (a DpspecError, e.g. base.rdp_composition's Gaussian witness for a curve of another mechanism, or an
+    ArithmeticError, e.g. σ = 1/μ at μ = 0) or yields a value outside the witness's own parameter domains."""
+    try:
+        wparams = use.witness_params(point)
+    except (DpspecError, ArithmeticError):
+        return None
+    pair = resolve_witness(use.witness)
+    for q in getattr(pair, "params", ()):
+        if q.name in wparams and isinstance(q.domain, (Real, Integer)):
+            try:
+                x = float(wparams[q.name])
+            except (TypeError, ValueError):
+                return None
+            if not q.domain.contains(x):
+                return None
+    return wparams
+
+
+def eval_command(statement_id: str, point: dict[str, Any], variant: str | None = None) -> str:
+    """The ``dpspec eval`` command of the statement's value at ``point`` (a curve as its id and its parameters)."""
+    parts = [f"dpspec eval {statement_id}"]
+    if variant:
+        parts.append(f"--variant {variant}")
+    for k, v in point.items():
+        sid = getattr(v, "statement_id", None)
+        if sid is not None:
+            parts.append(f"{k}={sid}")
+            parts += [f"{ck}={_decimal(cv)}" for ck, cv in (getattr(v, "params", None) or {}).items()]
+        else:
+            parts.append(f"{k}={_decimal(v)}")
+    return " ".join(parts)
+
+
+def _decimal(v: Any) -> Any:
+    """A float as the decimal string of its shortest repr (exactly what ``dpspec eval`` parses)."""
+    return repr(v) if isinstance(v, float) else v
+
+
+def _exact_check(log_moment, alpha, own, value, steps, shown, side, record, settings) -> Check:
+    """The exact check against the witness's ``log_moment``; where the moment itself cannot be computed to the
+    working precision (a PrecisionError or ArithmeticError of its quadrature) the check is reported as not made
+    (``ok`` None, the reason in its message) — a limit of the witness, not evidence about the claim."""
+    try:
+        with mpmath.workdps(settings.dps):
+            lm = log_moment(alpha, **own)
+    except (DpspecError, ArithmeticError) as exc:
+        return Check("rdp-exact", shown, claimed=_plain(value), side=side, reproduction=record,
+                     message=f"not made: the witness's exact moment failed here ({type(exc).__name__}: "
+                             f"{str(exc)[:200]})")
+    return rdp_exact_check(lm, alpha, value, steps, shown, side, record)
 
 
 def _point_checks(statement, pair, sample, own, steps, p, value, shown, side, settings) -> list[Check]:
@@ -313,9 +596,7 @@ def _point_checks(statement, pair, sample, own, steps, p, value, shown, side, se
             out.append(rdp_moment_check(sample, p[axis], value, shown, conf))
         log_moment = getattr(pair, "log_moment", None)
         if log_moment is not None:
-            with mpmath.workdps(settings.dps):
-                lm = log_moment(p[axis], **own)
-            out.append(rdp_exact_check(lm, p[axis], value, steps, shown, side, sample.record()))
+            out.append(_exact_check(log_moment, p[axis], own, value, steps, shown, side, sample.record(), settings))
         return out
     if statement.value.returns == "delta":
         return [profile_check(sample, p[axis], value, shown, side, conf)]

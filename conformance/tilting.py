@@ -47,15 +47,17 @@ Families (what a witness must declare; the bound B is proven per family, see the
 * no family: profiles use plain sampling of P with B = 1 (the estimator of :mod:`.checks`); RDP moments raise
   (sampling P gives only a lower bound on them; ``conformance.checks.rdp_moment_check``).
 
-A witness declares its family with an optional attribute read by getattr, ``tilt_family(**params)`` returning a
-plain dict (no import of this module needed)::
+A witness declares its family in its registration, the ``tilt_family`` field of
+:class:`dpspec.reference.catalogue.Witness` (any other pair object: an attribute of that name, read by getattr),
+``tilt_family(**params)`` returning a plain dict (no import of this module needed)::
 
     {"family": "gaussian_mixture", "weights": [1 - q, q], "shifts": [0.0, 1.0], "center": 0.0, "sigma": σ}
     {"family": "bounded_loss", "lo": -1 / b, "hi": 1 / b}
 
-or ``None`` where it has none (e.g. base.sgm with direction="add"). :data:`BUILTIN` holds the same declarations
-for base.gaussian, base.sgm and base.laplace, used while the catalogue witnesses do not carry the attribute; the
-per-draw density check above is what keeps them honest.
+or ``None`` where it has none (e.g. base.sgm with direction="add"). In the catalogue base.gaussian, base.sgm
+(remove) and base.laplace declare one; no PTR pair fits a family exactly (their outputs are 2-D with a branch-
+dependent σ, and their losses are unbounded). The per-draw density check above is what keeps the declarations
+honest.
 
 Everything is deterministic for a seed: a numpy Generator from ``SeedSequence(seed)``, sample sizes fixed by the
 arguments. Coverage and power are measured in tests/conformance/test_tilting.py (fast: a few repetitions; slow:
@@ -66,7 +68,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import numpy as np
 import torch
@@ -247,25 +249,10 @@ class BoundedLoss:
     name = "bounded_loss"
 
 
-# Declarations for catalogue witnesses that do not (yet) carry a ``tilt_family`` attribute. Each is the
-# witness's own definition (reference/base/gaussian.py, sgm.py, laplace.py), checked against its log-densities at
-# every draw.
-BUILTIN: dict[str, Callable[..., dict | None]] = {
-    "base.gaussian": lambda sigma: {"family": "gaussian_mixture", "weights": [1.0], "shifts": [1.0],
-                                    "center": 0.0, "sigma": float(sigma)},
-    "base.sgm": lambda q, sigma, direction: None if direction == "add" else {
-        "family": "gaussian_mixture", "weights": [1.0 - float(q), float(q)], "shifts": [0.0, 1.0],
-        "center": 0.0, "sigma": float(sigma)},
-    "base.laplace": lambda b: {"family": "bounded_loss", "lo": -1.0 / float(b), "hi": 1.0 / float(b)},
-}
-
-
 def family(witness: Any, params: Mapping[str, Any]) -> GaussianMixture | BoundedLoss | None:
     """The declared family of a witness at its own parameters (``steps`` removed), or None."""
     pair = resolve_witness(witness)
-    hook = getattr(pair, FAMILY_HOOK, None)
-    if hook is None:
-        hook = BUILTIN.get(witness_name(pair))
+    hook = getattr(pair, FAMILY_HOOK, None)  # the Witness field (catalogue) or an attribute (any pair object)
     if hook is None:
         return None
     spec = hook(**params)
@@ -310,7 +297,7 @@ def rdp_moment_interval(witness: Any, params: Mapping[str, Any], alpha: float, *
     """Two-sided interval for ε(α) = D_α(P‖Q) of the witness (T·D_α for ``steps`` = T in ``params``), from ``n``
     importance-sampled draws of the excess moment E_Q[φ_α(p/q)] = e^{(α−1)D_α} − 1 (module docstring).
 
-    Needs a family (``tilt_family`` or :data:`BUILTIN`); raises ``ValueError`` without one."""
+    Needs a family (the witness's ``tilt_family``); raises ``ValueError`` without one."""
     pair = resolve_witness(witness)
     own, steps = split_steps(pair, params)
     a = _check_axis("alpha", alpha, 1.0, open_lo=True)

@@ -27,7 +27,7 @@ counts added), and ``epsilon(delta)`` / ``delta(eps)`` convert with the BBG+20 T
 formulas (fast/conversion.py) and a continuous order search: a grid that contains Opacus' default orders (so the
 answer is never above Opacus' at its own orders, up to the per-order RDP values), extended above 10^4 or below
 1 + 10^-4 only where the best order is at an end, plus golden-section refinement: a bounded number of orders, at most
-len(GRID) + 88 (fast/conversion.py). The reported ε is the objective at the order found, so it is a valid bound;
+len(GRID) + 89 (fast/conversion.py). The reported ε is the objective at the order found, so it is a valid bound;
 ε ≥ 0 and δ ≤ 1 as in the reference. ``get_epsilon``/``get_privacy_spent``/``epsilon``/``delta`` take δ (or ε) as a
 real number (a Python or numpy number, or a one-element tensor; strings, None and booleans are refused) and
 ``alphas`` as None or a non-empty 1-D sequence of orders > 1; anything else is a DomainError naming the argument.

@@ -24,17 +24,21 @@ finds the minimum: the objectives are convex in 1/(α − 1) (ε) or α − 1 (�
 for a Rényi divergence, hence unimodal in s = log(α − 1), so the best grid point's neighbours bracket the minimiser):
 1. a geometric grid in α − 1, ``GRID`` points over [1e-6, 1e4] (4 per decade), or the caller's ``grid``, plus any
    ``extra`` orders (e.g. Opacus' default orders, so the result is never above the best of those);
-2. where the best point of some batch element is the highest order, the orders ``HIGH`` above the grid (1e5 … 1e300:
-   a tiny δ puts the BBG+20 minimiser near α ≈ 1/δ) are added for the whole batch, once; where it is the lowest, the
-   orders ``LOW`` below it (down to 1 + 1e-12);
+2. where the best point of some batch element is the highest order, the orders ``HIGH`` above the grid (1e5 … 1e308:
+   a tiny δ puts the BBG+20 minimiser near α ≈ 1/δ, and a huge σ the Mironov minimiser near α ≈ σ·√(2 log(1/δ)/T),
+   e.g. 1.8e307 at σ = 1e308; the ladder stopped at 1e300 before, 9000× above the minimum there) are added for the
+   whole batch, once; where it is the lowest, the orders ``LOW`` below it (down to 1 + 1e-12). An element whose best
+   value is already below ``settled_below`` needs no extension (δ(ε): log δ < LOG_DELTA_UNDERFLOW is δ = 0.0 in
+   float64, and the minimum can only be lower; the orders above could only cost curve evaluations there, and the
+   fast SGM refuses α ≳ 1e12σ at σ ≳ 1e9);
 3. golden-section refinement on s in the bracket of the best point's two neighbours, until the bracket is narrower
    than ``S_TOL`` = 1e-12 (at most ``MAX_GOLDEN`` steps; the width of the widest bracket sets the count). Not 1e-8:
    where the curve has a kink (a bound that switches case, e.g. ptr.thm4_3 at a small σ2) the objective is V-shaped
    at its minimum and the value error is the slope times the bracket — at 1e-8, 5.8e-10 relative (ptr.thm4_3,
    σ2 = 0.064, 20264 steps, δ = 1.5e-294; dpspec conform --seed 0 found it); the grid's bracket (≈ 1.15 in s) needs
    ≈ 58 steps to reach 1e-12.
-At most GRID + len(HIGH) + 6 + 2 + MAX_GOLDEN = 127 orders per call with the default grid (6 of the LOW orders lie
-below it; with the accountant's grid: its length + 88). The reported value is the objective at the best order found,
+At most GRID + len(HIGH) + 6 + 2 + MAX_GOLDEN = 128 orders per call with the default grid (6 of the LOW orders lie
+below it; with the accountant's grid: its length + 89). The reported value is the objective at the best order found,
 so it is a valid bound at that order; ε is reported as max(0, ·) and δ as min(1, ·) (see the reference module
 docstring for why these are bounds, not clipped values). δ is exp of the minimised log δ: below the float64 range
 (≈ 5e-324) it is 0.
@@ -48,14 +52,17 @@ import torch
 
 from dpspec.reference.errors import DomainError
 
-ALPHA_MAX = 1e300  # the highest order the search may try (the reference goes further, in mpmath)
+ALPHA_MAX = 1e308  # the highest α − 1 the search may try (near the float64 maximum; the reference goes further)
 GRID = 41  # 4 points per decade over [1e-6, 1e4] in α − 1
-HIGH = (1e5, 1e6, 1e8, 1e12, 1e16, 1e24, 1e32, 1e48, 1e64, 1e96, 1e128, 1e192, 1e256, ALPHA_MAX)  # α − 1 ...
+HIGH = (1e5, 1e6, 1e8, 1e12, 1e16, 1e24, 1e32, 1e48, 1e64, 1e96, 1e128, 1e192, 1e256, 1e300, ALPHA_MAX)  # α − 1 ...
 LOW = (1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5)  # ... and below the grid, added only where needed
 S_TOL = 1e-12  # see step 3 of the module docstring
 MAX_GOLDEN = 64
 GOLDEN_STEPS = MAX_GOLDEN  # the bound on the refinement steps (kept for callers that name it)
 _INVPHI = (math.sqrt(5) - 1) / 2
+# log δ below this rounds to δ = 0.0 in float64 (exp(x) < 2^−1075, half the smallest subnormal): an order with a
+# lower log δ settles the δ search, since the minimum can only be lower (``settled_below`` of minimise_over_orders)
+LOG_DELTA_UNDERFLOW = -746.0
 _CURVE_DOMAIN = "RDP values: one number in [0, inf] per order (the orders' shape, or broadcasting to it)"
 
 
@@ -142,10 +149,12 @@ def curve_values(curve: Callable[[torch.Tensor], torch.Tensor], alpha: torch.Ten
 
 def minimise_over_orders(objective: Callable[[torch.Tensor], torch.Tensor], batch_shape, like: torch.Tensor,
                          extra: Sequence[float] = (), grid: torch.Tensor | None = None,
-                         golden_steps: int = MAX_GOLDEN) -> tuple[torch.Tensor, torch.Tensor]:
+                         golden_steps: int = MAX_GOLDEN,
+                         settled_below: float | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """(min value, argmin α) of ``objective(alpha)`` over α ∈ (1, ALPHA_MAX] (module docstring); ``alpha`` has shape
     batch + (k,) and the objective returns batch' + (k,), batch' the broadcast of batch and the curves' own batch
-    (which then sets the output shape); NaN counts as +inf. At most ``golden_steps`` refinement steps."""
+    (which then sets the output shape); NaN counts as +inf. At most ``golden_steps`` refinement steps. Elements whose
+    best value is below ``settled_below`` are not extended (step 2 of the module docstring)."""
     base = default_grid(like) if grid is None else grid.to(dtype=like.dtype, device=like.device).reshape(-1)
     if len(extra):
         base = torch.cat([base, torch.as_tensor(list(extra), dtype=like.dtype, device=like.device).reshape(-1)])
@@ -156,6 +165,8 @@ def minimise_over_orders(objective: Callable[[torch.Tensor], torch.Tensor], batc
     best = values.argmin(-1)
     for side, ladder in (("high", HIGH), ("low", LOW)):
         at_end = best == (orders.numel() - 1 if side == "high" else 0)
+        if settled_below is not None:
+            at_end = at_end & ~(values.min(-1).values < settled_below)
         if not bool(at_end.any()):
             continue
         ext = torch.tensor([1 + v for v in ladder], dtype=like.dtype, device=like.device)

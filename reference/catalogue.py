@@ -308,8 +308,13 @@ class Witness:
     o ~ P, can be sampled. ``sample``, ``log_p`` and ``log_q`` are numpy-vectorised; outputs are arrays of
     shape (n,) or (n, k). ``dominating`` says whether the pair is a worst case for the statements that use
     it (then Monte Carlo estimates the exact quantity, otherwise a lower bound on it).
-    ``log_moment(alpha, **params)``, when given, is the exact log E_Q[(p/q)^α] in mpmath.
-    ``strata``, when given, returns [(probability, sampler)] for stratified sampling of rare branches."""
+    ``log_moment(alpha, **params)``, when given, is the exact log E_Q[(p/q)^α] in mpmath, computed from the pair
+    itself (quadrature of its densities or a closed form derived from them), never through a statement's reference
+    evaluator, so that the exact conformance check compares two independent routes (issue 12).
+    ``strata``, when given, returns [(probability, sampler)] for stratified sampling of rare branches.
+    ``tilt_family(**params)``, when given, returns the pair's importance-sampling family for conformance/tilting.py
+    as a plain dict (``{"family": "gaussian_mixture", ...}`` or ``{"family": "bounded_loss", ...}``), or None at
+    parameters where no family describes the pair exactly."""
 
     id: str
     description: str
@@ -322,6 +327,7 @@ class Witness:
     log_moment: Callable[..., Any] | None = None
     strata: Callable[..., Any] | None = None
     note: str = ""
+    tilt_family: Callable[..., dict | None] | None = None
 
     def privacy_loss(self, o, **params):
         return self.log_p(o, **params) - self.log_q(o, **params)

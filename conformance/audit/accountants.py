@@ -7,10 +7,14 @@ Verdicts (one per accountant × setting):
 
 * ``error`` — the library is missing, the accountant raised, or it returned NaN (ε or any RDP value) or a
   negative ε.
-* ``violation`` — the claimed δ at the claimed ε lies below the lower confidence bound of the true δ (statistical,
-  at the stated confidence); or a claimed RDP value lies below the exact RDP at the same order (deterministic,
-  certified by the mpmath reference). Approximations that are not bounds (GDP by CLT) get the same test and are
-  labelled ``is_bound: false``.
+* ``violation`` — a claimed RDP value lies below the exact RDP at the same order, or (reason ``unsound: …``) an RDP
+  accountant's ε lies below its own conversion of the exact RDP at the order it reports, by more than
+  ``EPS_RTOL`` (both deterministic, certified by the mpmath reference, and decided before and whatever the Monte
+  Carlo says: Monte Carlo refines the reference, never overrides it); or the claimed δ at the claimed ε lies below
+  the lower confidence bound of the true δ (statistical: per cell at the stated confidence, and in ``audit_all``
+  only if the cell's p-value survives Holm's step-down across all Monte Carlo-tested cells of the matrix at
+  family-wise level 1 − confidence; a cell that does not is ``consistent`` with the reason saying so).
+  Approximations that are not bounds (GDP by CLT) get the same test and are labelled ``is_bound: false``.
 * ``loose`` — valid, but the claimed δ is more than ``LOOSE_FACTOR`` times the upper confidence bound of the true δ
   at the claimed ε (slack = that ratio); without a Monte Carlo truth, the claimed ε exceeds the reference ε of the
   same method (RDP accountants: same conversion at the same orders; others: the RDP-derived ε) by more than
@@ -45,6 +49,8 @@ LOOSE_FACTOR = 2.0  # claimed δ ≥ 2 × (upper confidence bound of the true δ
 LOOSE_EPS_REL = 0.05  # without MC: claimed ε more than 5 % above the reference ε of the same method
 RDP_RTOL = 1e-6  # a claimed RDP below exact·(1 − RDP_RTOL) − RDP_ATOL is not an upper bound
 RDP_ATOL = 1e-12
+EPS_RTOL = RDP_RTOL  # a claimed ε below its certified floor·(1 − EPS_RTOL) − EPS_ATOL is unsound (the same
+EPS_ATOL = RDP_ATOL  # tolerance as the RDP comparison; the reference itself is exact to ~1e-25 at 30 digits)
 MONO_TOL = 1e-9
 DEFAULT_SAMPLES = 3000
 DEFAULT_CONFIDENCE = 0.999
@@ -275,10 +281,22 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
         evidence["rdp_below_exact"] = below
         return result("violation", f"claimed RDP below the exact value at α={r0['alpha']:g}: "
                                    f"{r0['claimed']:.6g} < {r0['exact']:.6g} (total over T={s.steps})")
+    floor = _certified_floor(c, ref)
+    if floor is not None and c.epsilon < floor * (1 - EPS_RTOL) - EPS_ATOL:
+        rel = (c.epsilon - floor) / floor
+        evidence["unsound"] = {"claimed": c.epsilon, "reference_floor": floor, "alpha": ref.get("alpha"),
+                               "rel_diff": rel, "rtol": EPS_RTOL, "atol": EPS_ATOL}
+        return result("violation", f"unsound: claimed ε = {c.epsilon:.6g} is {-100 * rel:.3g} % below the "
+                                   f"reference ε = {floor:.6g} of its own conversion ({a.conversion}) of the exact "
+                                   f"RDP at its own order α = {ref['alpha']:g} (certified by the mpmath "
+                                   f"reference; tolerance {EPS_RTOL:g} relative), whatever the Monte Carlo says")
     if mc is not None and mc["lo"] > s.delta:
         evidence["delta_lower_confidence_bound"] = mc["lo"]
+        p_value = truth.violation_pvalue(c.epsilon, s.delta)
+        evidence["mc_test"] = {"pvalue": p_value, "level": 1 - confidence, "cells": 1, "correction": "none",
+                               "rejected": True}
         return result("violation", f"true δ({c.epsilon:.6g}) ≥ {mc['lo']:.3g} > claimed δ = {s.delta:g} "
-                                   f"(confidence {confidence})")
+                                   f"(confidence {confidence}; p = {p_value:.3g})")
     if mc is not None:
         slack = s.delta / mc["hi"] if mc["hi"] > 0 else math.inf
         evidence["delta_slack"] = slack
@@ -288,6 +306,18 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
         return result("consistent", f"true δ({c.epsilon:.6g}) ∈ [{mc['lo']:.3g}, {mc['hi']:.3g}] "
                                     f"∋ or ≤ claimed δ = {s.delta:g}")
     return _judge_without_mc(c, ref, result)
+
+
+def _certified_floor(c: _adapters.Claim, ref: dict[str, Any]) -> float | None:
+    """The least ε an RDP accountant may report, certified by the reference: its own conversion of the exact RDP at
+    the order it reports (``eps_same_orders`` computed at ``claim.order``). Its RDP there is ≥ the exact value (else
+    an RDP violation) and the conversion is increasing in ρ, so a smaller ε under-reports. None when the accountant
+    reports no order among the compared ones (it may optimise over orders the reference did not evaluate) or no
+    RDP: the RDP-derived ε is an upper bound on the truth, never a floor for other methods (PLD, PRV)."""
+    same = ref.get("eps_same_orders")
+    if same is None or c.order is None or ref.get("alpha") != c.order or not math.isfinite(c.epsilon):
+        return None
+    return float(same)
 
 
 def _judge_without_mc(c: _adapters.Claim, ref: dict[str, Any], result) -> AuditResult:
@@ -386,4 +416,33 @@ def audit_all(names: Iterable[str] | None = None, settings: Iterable[Setting] | 
         truth, why = _truth_for(s, claims, samples, seed) if mc else (None, "Monte Carlo disabled")
         results += [judge(p, truth, confidence, why, command_for(p.adapter.name, s, samples, seed, confidence))
                     for p in partials]
+    return holm(results, 1 - confidence)
+
+
+def holm(results: list[AuditResult], level: float) -> list[AuditResult]:
+    """Holm's step-down procedure (Holm 1979) across the Monte Carlo-tested cells of a matrix, family-wise level
+    ``level``: the cells' p-values of H0 "true δ(claimed ε) ≤ claimed δ" sorted ascending, p_(i) is rejected while
+    p_(j) ≤ level / (m − j + 1) for every j ≤ i (m = number of cells with a Monte Carlo interval). A cell rejected
+    at its own level but not by Holm becomes ``consistent`` (reason and ``evidence.mc_test`` say why).
+    Deterministic violations (RDP below exact, unsound ε) are certified by the reference and not part of the family.
+    Only cells rejected at their own level need a p-value: the others have p > level and are never rejected."""
+    tested = [r for r in results if r.mc_interval is not None]
+    m = len(tested)
+    cand = sorted((r for r in tested if "mc_test" in r.evidence), key=lambda r: r.evidence["mc_test"]["pvalue"])
+    stop = False
+    for i, r in enumerate(cand):
+        t = r.evidence["mc_test"]
+        threshold = level / (m - i)
+        stop = stop or t["pvalue"] > threshold
+        t.update({"cells": m, "level": level, "correction": "Holm", "holm_threshold": threshold,
+                  "rejected": not stop})
+        if stop:
+            mc = r.mc_interval
+            r.verdict = "consistent"
+            r.reason = (f"true δ({r.claimed['epsilon']:.6g}) ∈ [{mc['lo']:.3g}, {mc['hi']:.3g}]: above the claimed "
+                        f"δ = {r.setting['delta']:g} at this cell's level, but p = {t['pvalue']:.3g} is not "
+                        f"significant after Holm across {m} Monte Carlo cells (family-wise level {level:g})")
+    for r in tested:
+        r.evidence.setdefault("mc_test", {"pvalue": None, "cells": m, "level": level, "correction": "Holm",
+                                          "rejected": False})
     return results

@@ -251,6 +251,22 @@ class SgmTruth:
                               for d, p in parts.items()},
         }
 
+    def violation_pvalue(self, eps: float, delta: float) -> float:
+        """p-value of H0 "δ(ε) ≤ delta", the test behind ``delta_interval(eps, c)["lo"] > delta``: that holds iff
+        some direction's lower bound at level (1 − c)/(2k) (k directions, each two-sided) exceeds delta, so
+        p = min(1, 2k · min over directions of the least β at which the lower bound exceeds delta) (bisection on
+        log β, from above, as intervals._bisect_pvalue)."""
+        k = len(self.directions)
+        best = 1.0
+        for t in self.directions.values():
+            m0 = delta / math.exp(t.proposal.log_bound(eps))
+            if m0 >= 1:
+                continue
+            y = t.scaled_terms(eps)
+            best = min(best, intervals._bisect_pvalue(
+                lambda b: intervals.lower_bound(y, b, self.method) > m0))
+        return min(1.0, 2 * k * best)
+
     def record(self) -> dict[str, Any]:
         return {"q": self.q, "sigma": self.sigma, "steps": self.steps, "samples": self.samples, "seed": self.seed,
                 "eps_ref": self.eps_ref, "method": self.method,

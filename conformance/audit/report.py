@@ -59,6 +59,19 @@ def peer_output_summary(results: Iterable[AuditResult]) -> str:
             "(evidence.peer_output in --json; listed in the --report Markdown)")
 
 
+def holm_summary(results: Iterable[AuditResult]) -> str:
+    """One line: how the Monte Carlo violations were corrected for multiplicity (accountants.holm)."""
+    results = list(results)
+    tests = [r.evidence.get("mc_test") for r in results if r.evidence.get("mc_test")]
+    if not tests:
+        return "Monte Carlo tests: none (no cell had a Monte Carlo interval)"
+    t = tests[0]
+    rejected = sum(bool(x.get("rejected")) for x in tests)
+    return (f"Monte Carlo violations: Holm step-down across {t['cells']} cell(s) at family-wise level "
+            f"{t['level']:g} ({rejected} rejected)" if t.get("correction") == "Holm" else
+            f"Monte Carlo violations: per cell at level {t['level']:g} (no multiplicity correction)")
+
+
 MARKDOWN_DISTINCT = 20  # distinct peer messages listed per row in the Markdown report (audit.json has them all)
 
 

@@ -17,7 +17,8 @@ from dpspec.reference.base.spec import RDP_CURVE
 from dpspec.reference.domains import ALPHA, DELTA, EPS, STEPS
 
 from .._torch import as_tensor, check, params
-from ..conversion import bbg_objective, curve_values, log_delta_objective, minimise_over_orders, mironov_objective
+from ..conversion import (LOG_DELTA_UNDERFLOW, bbg_objective, curve_values, log_delta_objective, minimise_over_orders,
+                          mironov_objective)
 
 
 def _orders(extra, like) -> Sequence[float]:
@@ -28,11 +29,11 @@ def _orders(extra, like) -> Sequence[float]:
     return t.tolist()
 
 
-def _search(objective, curve, target, steps, extra):
+def _search(objective, curve, target, steps, extra, settled_below=None):
     curve = RDP_CURVE.check("curve", curve)
     t, s = target.unsqueeze(-1), steps.unsqueeze(-1)
     return minimise_over_orders(lambda a: objective(s * curve_values(curve, a), a, t), target.shape, target,
-                                _orders(extra, target))
+                                _orders(extra, target), settled_below=settled_below)
 
 
 def rdp_to_dp_order(curve: Callable[[torch.Tensor], torch.Tensor], delta, steps=1, extra: Sequence[float] = ()):
@@ -57,7 +58,7 @@ def rdp_to_dp_mironov(curve, delta, steps=1, extra: Sequence[float] = ()) -> tor
 
 def rdp_to_delta(curve, eps, steps=1, extra: Sequence[float] = ()) -> torch.Tensor:
     """δ(ε) = min(1, min over α > 1 of exp(log δ(α))) (CKS20 Prop. 12), the minimum taken in log space (a δ below
-    the float64 range is 0)."""
+    the float64 range is 0; the search is not extended beyond an order where δ is already 0.0 in float64)."""
     eps, steps = params(eps=(eps, EPS), steps=(steps, STEPS))
-    value, _ = _search(log_delta_objective, curve, eps, steps, extra)
+    value, _ = _search(log_delta_objective, curve, eps, steps, extra, settled_below=LOG_DELTA_UNDERFLOW)
     return torch.clamp(torch.exp(value), max=1.0)

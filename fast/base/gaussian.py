@@ -45,10 +45,13 @@ _SPLIT_RANGE = (1e-150, 1e150)  # μ where μ² and its Veltkamp split neither o
 
 
 def gaussian_rdp(alpha, sigma) -> torch.Tensor:
-    """ε(α) = α / (2σ²) (Mironov 2017, Prop. 7), elementwise (mirrors ``base.gaussian_rdp``), as (α/(2σ))/σ:
-    σ² overflows for σ > 1.3e154 where the value itself is still a float (α = 1e308, σ = 1e300: 5e-293)."""
+    """ε(α) = α / (2σ²) (Mironov 2017, Prop. 7), elementwise (mirrors ``base.gaussian_rdp``), as ((α/2)/σ)/σ:
+    σ² overflows for σ > 1.3e154 where the value itself is still a float (α = 1e308, σ = 1e300: 5e-293), and 2σ
+    overflows for σ > 9e307 (then α/(2σ)/σ gave 0.0 at α = 1.8e307, σ = 1e308, where the value is 9e-310: an RDP
+    curve too small, and a conversion below the true minimum). Each division only shrinks (or, for σ < 1, grows) a
+    finite value, so an intermediate over- or underflows only where the result does."""
     alpha, sigma = params(alpha=(alpha, ALPHA), sigma=(sigma, NOISE))
-    return alpha / (2 * sigma) / sigma
+    return alpha / 2 / sigma / sigma
 
 
 def ndtr(x: torch.Tensor) -> torch.Tensor:

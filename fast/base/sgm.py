@@ -563,7 +563,7 @@ def sgm_rdp(alpha, q, sigma, direction: str = "max") -> torch.Tensor:
     alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE), sigma=(sigma, NOISE))
     shape = alpha.shape
     alpha, q, sigma = alpha.reshape(-1), q.reshape(-1), sigma.reshape(-1)
-    eps = alpha / (2 * sigma**2)  # q = 1: the Gaussian mechanism, both directions (+inf where σ² underflows)
+    eps = alpha / 2 / sigma / sigma  # q = 1: the Gaussian mechanism, both directions (as fast.gaussian_rdp: no σ²)
     sub = q < 1
     if bool(sub.any()):
         a, qq, s = alpha[sub], q[sub], sigma[sub]

@@ -40,7 +40,9 @@ def log_excess(m: torch.Tensor, q: torch.Tensor, ell: torch.Tensor, eps_ell: tor
                                + torch.clamp(x - 700.0, min=0.0), log_expm1(x))
     else:
         log_gain = log_expm1(x)
-    terms = torch.where(ell <= m, log_w + log_gain, torch.full_like(log_w, -math.inf))
+    # a weight that is exactly 0 (q = 1: (1−q)^{m−ℓ} = 0 for ℓ < m) contributes 0 even where the gain is infinite
+    # (ε(ℓ) = inf, e.g. Laplace b = 1e-323): −inf + inf would be NaN
+    terms = torch.where((ell <= m) & ~torch.isneginf(log_w), log_w + log_gain, torch.full_like(log_w, -math.inf))
     return torch.logsumexp(terms, dim=-1)
 
 

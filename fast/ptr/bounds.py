@@ -34,6 +34,9 @@ from .rq import log_excess_b
 from ..base.zw19 import log_excess as zw19_log_excess
 
 
+_LOG_1_25 = math.log(1.25)
+
+
 def _inv_sq(sigma: torch.Tensor) -> torch.Tensor:
     """1/σ², 0 at σ = ∞."""
     return 1 / sigma**2
@@ -53,8 +56,10 @@ def thm4_2(b, sigma1, delta0, delta, allow_outside: bool = False) -> torch.Tenso
 def _classical_gaussian_eps(delta, sigma1, statement_id: str, condition: ConditionSpec,
                             allow_outside: bool) -> torch.Tensor:
     """ε_N = √(2 ln(1.25/δ))/σ1 of [DR14, Thm A.1], raising ConditionError for ``statement_id`` where ε_N ≥ 1
-    (the theorem's ``condition``) unless ``allow_outside``."""
-    eps_n = torch.sqrt(2 * torch.log(1.25 / delta)) / sigma1
+    (the theorem's ``condition``) unless ``allow_outside``. ln(1.25/δ) is formed as ln 1.25 − ln δ: 1.25/δ
+    overflows for δ < 1.25/DBL_MAX ≈ 7e-309 (δ = 1e-310 gave ε_N = inf and a refusal where ε_N = 3.8e-5 at
+    σ1 = 1e6); both terms are positive, so nothing cancels."""
+    eps_n = torch.sqrt(2 * (_LOG_1_25 - torch.log(delta))) / sigma1
     if not allow_outside and not bool((eps_n < 1).all()):
         raise ConditionError(statement_id, [condition.describe()])
     return eps_n
@@ -145,7 +150,7 @@ def thm4_3_general(alpha, sigma1, sigma2, tau, b, delta0) -> torch.Tensor:
     alpha, sigma1, sigma2, tau, b, delta0 = params(
         alpha=(alpha, ALPHA), sigma1=(sigma1, NOISE_OR_INF), sigma2=(sigma2, NOISE), tau=(tau, TAU), b=(b, NOISE),
         delta0=(delta0, DELTA0))
-    case2 = torch.maximum(_inv_sq(sigma1), tau**2 / sigma2**2)
+    case2 = torch.maximum(_inv_sq(sigma1), (tau / sigma2) ** 2)  # not τ²/σ2²: 0/0 = NaN at τ, σ2 ~ 1e-323
     return _thm4_3_eps(alpha, sigma1, sigma2, b, delta0, case2)
 
 
@@ -353,14 +358,84 @@ def ptr_zw19_upper(alpha, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
     return zw19_upper(alpha, q, sigma1, sigma2, b, delta0)
 
 
+_G_SERIES = tuple(1 / math.factorial(n) for n in range(2, 22))  # G(y) = (e^y − 1 − y)/y² = Σ_{n≥2} y^{n−2}/n!
+
+
+def _excess_over_sq(y: torch.Tensor) -> torch.Tensor:
+    """G(y) = (e^y − 1 − y)/y² > 0: the series for |y| ≤ 1/2 (first omitted term < 1e-21 of the sum), else
+    (expm1(y) − y)/y² (at most a factor 5 of cancellation at |y| = 1/2). G(0) = 1/2."""
+    small = y.abs() <= 0.5
+    ys = torch.where(small, y, torch.zeros_like(y))
+    series = torch.zeros_like(y)
+    for c in reversed(_G_SERIES):
+        series = series * ys + c
+    yl = torch.where(small, torch.ones_like(y), y)
+    return torch.where(small, series, (torch.expm1(yl) - yl) / yl**2)
+
+
+def _log_of_log1p(log_s: torch.Tensor) -> torch.Tensor:
+    """log(log1p(S)) from log S, for any S ≥ 0 (S = e^{log_s} may under- or overflow): log S − S/2 below
+    e^{−30}, log(log1p(S)) in between, log(log S + log1p(1/S)) above e^{40}."""
+    s = torch.exp(torch.clamp(log_s, -30.0, 40.0))
+    mid = torch.log(torch.log1p(s))
+    low = log_s - torch.exp(torch.clamp(log_s, max=-30.0)) / 2
+    high = torch.log(log_s + torch.exp(-torch.clamp(log_s, min=40.0)))
+    return torch.where(log_s < -30, low, torch.where(log_s > 40, high, mid))
+
+
+def _log_laplace_log_moment(ell, b):
+    """log L, L = (ℓ−1)·ε_R-Lap^(b)(ℓ) = log(w₁e^{(ℓ−1)x} + w₂e^{−ℓx}) > 0 (x = 1/b, w₁ = ℓ/(2ℓ−1), w₂ = (ℓ−1)/(2ℓ−1);
+    Mironov 2017, Prop. 6), for ℓ > 1 and every b, with no under- or overflow of L itself:
+
+    * (ℓ−1)x ≤ 1: L = log1p(S), S = w₁E((ℓ−1)x) + w₂E(−ℓx) = x²·(w₁(ℓ−1)²G((ℓ−1)x) + w₂ℓ²G(−ℓx)) (E(y) = y²G(y),
+      :func:`_excess_over_sq`), so log S = −2 ln b + log(…) holds at b = 1e200, where S ~ 1e-400 underflows;
+    * (ℓ−1)x > 1: L = (ℓ−1)x + r, r = log1p(w₂ expm1(−(2ℓ−1)x)) ∈ [ln ½, 0] (fast/base/laplace.py's far form), so
+      log L = ln(ℓ−1) − ln b + log1p(r·b/(ℓ−1)), finite even where x = 1/b = inf."""
+    log_b = torch.log(b)
+    x = 1 / b
+    w1, w2 = ell / (2 * ell - 1), (ell - 1) / (2 * ell - 1)
+    near = (ell - 1) * x <= 1
+    xn = torch.where(near, x, torch.zeros_like(x))
+    h = w1 * (ell - 1) ** 2 * _excess_over_sq((ell - 1) * xn) + w2 * ell**2 * _excess_over_sq(-ell * xn)
+    log_near = _log_of_log1p(torch.log(h) - 2 * log_b)
+    r = torch.log1p(w2 * torch.expm1(-(2 * ell - 1) * x))
+    log_far = torch.log(ell - 1) - log_b + torch.log1p(r * b / (ell - 1))
+    return torch.where(near, log_near, log_far)
+
+
 def _case2_dominates(n, sigma1, sigma2, b, delta0) -> torch.Tensor:
-    """T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ n (erratum E7's proviso; reference/ptr/blackbox.py)."""
+    """T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ n (erratum E7's proviso; reference/ptr/blackbox.py).
+
+    Not by comparing the two rounded terms: both are ℓ/(2σ1²) plus a correction, and at σ2 ≥ σ1 with b = 1e200
+    the corrections (< 1e-300) vanish in the rounding, so the float comparison was decided by an ulp of T1 (it
+    refused α = 2666, q = ½, σ1 = 8, σ2 = 1e300, b = 1e200, δ0 = 1e-300, a point where the condition holds). With
+    a = ℓ(ℓ−1)/(2σ1²), c = ℓ(ℓ−1)/(2σ2²) (appendix 000 eq. (24)),
+
+        (ℓ−1)T1 = a + D,  D = ln[(1−δ0) + δ0 e^{c−a}] = log1p(δ0·expm1(d)),  d = c − a,
+        (ℓ−1)T2 = a + L,  L = (ℓ−1)ε_R-Lap^(b)(ℓ) > 0,
+
+    so the condition is L ≥ D, decided without the common a: true where d ≤ 0 (σ2 ≥ σ1: D ≤ 0 < L, exactly),
+    else log L ≥ log D in log space (:func:`_log_laplace_log_moment`), with
+    ln d = ln(ℓ(ℓ−1)/2) + ln(σ1 − σ2) + log1p(σ2/σ1) − ln σ1 − 2 ln σ2 (d = ℓ(ℓ−1)(σ1² − σ2²)/(2σ1²σ2²); σ1 − σ2
+    is exact where the two are close) and log D = log(log1p(e^y)), y = ln δ0 + ln expm1(d).
+
+    Limit: log L and log D carry ~1e-15 relative rounding, so where L and D agree to about that (e.g. ℓ = 2,
+    σ2 = 1e-150, b = 1e-300: L ≈ 1/b and D ≈ 1/σ2² − 745 differ by the 16th digit of the two inputs' reciprocals)
+    the decision may differ from the reference's exact one (reference/ptr/thm4_3.py, case2_dominates_at)."""
     n_max = int(n.max()) if n.numel() else 2
     ell = torch.arange(2, max(n_max, 2) + 1, dtype=n.dtype, device=n.device)
     nn, s1, s2, bb, d0 = (x.unsqueeze(-1) for x in (n, sigma1, sigma2, b, delta0))
-    t1 = _case1_eps(ell, _inv_sq(s1), _inv_sq(s2), d0)
-    t2 = ell / (2 * s1**2) + laplace_rdp(ell, bb)
-    return ((t2 >= t1) | (ell > nn)).all(dim=-1)
+    above = s1 > s2  # d > 0
+    # where d ≤ 0 the value is not used: stand-ins σ1 = 2, σ2 = 1 keep every log finite
+    s1a, s2a = torch.where(above, s1, torch.full_like(s1, 2.0)), torch.where(above, s2, torch.ones_like(s2))
+    log_d = (torch.log(ell * (ell - 1) / 2) + torch.log(s1a - s2a) + torch.log1p(s2a / s1a) - torch.log(s1a)
+             - 2 * torch.log(s2a))
+    d = torch.exp(torch.clamp(log_d, max=700.0))
+    y = torch.log(d0) + torch.where(log_d < -30, log_d + d / 2, log_expm1(d))  # ln(δ0·expm1(d))
+    # d > e^700: D = d + ln δ0 + O(e^{−d}) with |ln δ0| ≤ 745, so ln D = ln d to double precision
+    log_D = torch.where(log_d > 700, log_d, _log_of_log1p(y))
+    holds = ~above | (_log_laplace_log_moment(ell, bb) >= log_D)
+    return (holds | (ell > nn)).all(dim=-1)
 
 
 def zw19_lower(alpha, q, sigma1, sigma2, b, delta0, allow_outside: bool = False) -> torch.Tensor:

@@ -26,6 +26,7 @@ from typing import Sequence
 
 import torch
 
+from dpspec.reference.domains import Points
 from dpspec.reference.errors import DomainError
 from dpspec.reference.ptr.spec import DELTA0, POSITIVE, TRIM
 
@@ -217,12 +218,27 @@ def gaussian_trimmed_sum(per_sample_grads, F, clip, sigma, generator=None):
 # ---------------------------------------------------------------------------------------------------------------
 # Catalogue forms (dataset given as an (m, d) array of points, as in reference/ptr/tsum.py)
 
+_POINTS = Points()
+
+
 def _points_and_norms(points, F, R):
+    """The points' norms and the checked F, R. ``points`` must be an (m, d) array of finite reals, the reference's
+    ``Points`` domain (reference/domains.py): a non-tensor goes through that domain's own parser (lists, numpy,
+    JSON text), a tensor is checked on its device; a non-finite entry is a DomainError, as in the reference
+    (the catalogue forms take a dataset, not gradients: the training operator's zero map of non-finite rows,
+    above _row_norms, is no part of them)."""
+    if not isinstance(points, torch.Tensor):
+        points = _POINTS.check("points", points)
+    elif points.dtype == torch.bool or points.is_complex():
+        raise DomainError("points", f"tensor of dtype {points.dtype}", _POINTS.describe())
     pts = torch.as_tensor(points, dtype=torch.float64)
     if pts.ndim == 1:
         pts = pts.reshape(-1, 1)
     if pts.ndim != 2:
-        raise DomainError("points", f"array of shape {tuple(pts.shape)}", "an (m, d) array of vectors")
+        raise DomainError("points", f"array of shape {tuple(pts.shape)}", _POINTS.describe())
+    finite = torch.isfinite(pts)
+    if not bool(finite.all()):
+        raise DomainError("points", f"array with entry {pts[~finite][0].item()}", _POINTS.describe())
     return torch.linalg.vector_norm(pts, dim=-1), TRIM.check("F", float(F)), POSITIVE.check("R", float(R))
 
 

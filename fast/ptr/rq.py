@@ -23,7 +23,8 @@ give empty panels, which are skipped. The mesh and the nodes are held in v = u +
 at distance d from a centre, with width ½d, an exponential of rate λ carries e^{−λd} of the mass and the rule's
 error at λ·½d ≤ 20 is below 1e-13 of it). Tested agreement with the reference: |Δ log R| ≤ 1e-12·max(1, |log R|)
 over β ∈ [−1e4, 1e4], q ∈ [1e-8, 0.9], b ∈ [0.05, 100] (observed ≤ 3e-13); Theorem 4.4 within 1e-10 relative;
-R^(−1) = 1/(1−q) to 1e-13 for b from 1e-8 down to 1e-300 (tests/ptr/test_ptr_edges.py).
+R^(−1) = 1/(1−q) to 1e-13 for b from 1e-8 down to 2e-9 (tests/ptr/test_ptr_edges.py); below b = 2e-9 orders ≤ ½
+take the proven closed form c₋^β and larger orders are refused, as in the reference (see _MAX_VARIATION below).
 
 Theorem 4.4's excesses, without the cancellation of R^(α) − 2(1−q)R^(α−1) + (1−q)²R^(α−2) (notes §8):
 
@@ -52,10 +53,16 @@ _DBL_MAX = 1.7976931348623157e308
 
 
 def log_r(u: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
-    """log(1 − q + q e^u), accurate for every real u and q ∈ (0, 1)."""
+    """log(1 − q + q e^u), accurate for every real u and q ∈ (0, 1): log1p(q·expm1(u)) where r = 1 + q·expm1(u)
+    ≥ ½ (there log1p has full relative accuracy), else logaddexp(log(1 − q), log q + u) — both terms exact to
+    rounding, no cancellation. (log1p alone lost the digits of r where r ≪ 1: at q = 1 − 2.2e-16, u = −20 the sum
+    1 + q·expm1(u) ≈ 2e-9 kept 7 digits, and R̃ at order −7.2 came out 1.35e-7 too large.)"""
     small = u <= 30
     us = torch.where(small, u, torch.zeros_like(u))
-    return torch.where(small, torch.log1p(q * torch.expm1(us)), torch.logaddexp(torch.log1p(-q), torch.log(q) + u))
+    x = q * torch.expm1(us)
+    near_one = small & (x >= -0.5)
+    return torch.where(near_one, torch.log1p(torch.where(near_one, x, torch.zeros_like(x))),
+                       torch.logaddexp(torch.log1p(-q), torch.log(q) + u))
 
 
 def _mesh(beta_abs: torch.Tensor, q: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -110,27 +117,82 @@ def expectation(log_g, q: torch.Tensor, b: torch.Tensor, beta_abs: torch.Tensor)
     return torch.logaddexp(tails.squeeze(-1), math.log(0.25) + body)
 
 
+# The reference's range (reference/ptr/rq.py, _guard_digits and _in_range), mirrored so that both paths answer and
+# refuse the same points with the same words: below b = 2/_MAX_VARIATION an order ≤ ½ has the proven closed form
+# R = c₋^order (c₋ = 1 − q + q·e^{−1/b}; relative error below e^{−2·10^8}, proof beside _TINY_B_MAX_ORDER there),
+# a larger order is refused naming b; above it, V = |order|·ln(c₊/c₋) + 1/b > _MAX_VARIATION is refused naming beta.
+_MAX_VARIATION = 1e9
+_TINY_B_MAX_ORDER = 0.5
+
+
+def _nstr(x: float, n: int) -> str:
+    """``mpmath.nstr(x, n)`` for a float x (the reference's number format in its refusals)."""
+    text = f"{x:.{n}g}"
+    mantissa, _, exponent = text.partition("e")
+    if "." not in mantissa and mantissa not in ("inf", "-inf", "nan"):
+        mantissa += ".0"
+    if not exponent:
+        return mantissa
+    return f"{mantissa}e{exponent[0]}{exponent[1:].lstrip('0') or '0'}"
+
+
+def _tiny_b(order: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Where the closed form R = c₋^order applies: 1/b > _MAX_VARIATION/2 and order ≤ ½."""
+    return (1 / b > _MAX_VARIATION / 2) & (order <= _TINY_B_MAX_ORDER)
+
+
+def _check_reference_range(order, beta, q, b, order_text: str) -> None:
+    """DomainError, in the reference's words, at the first point outside its range (module comment above)."""
+    rule = f"the reference's quadrature range |{order_text}|·ln(c₊/c₋) + 1/b ≤ 1e9, c± = 1 − q + q·e^(±1/b)"
+    small_b = 1 / b > _MAX_VARIATION / 2
+    refused_b = small_b & (order > _TINY_B_MAX_ORDER)
+    if bool(refused_b.any()):
+        raise DomainError("b", _nstr(float(b[refused_b][0]), 10),
+                          f"b ≥ {_nstr(2 / _MAX_VARIATION, 3)} where {order_text} > 1/2 ({rule})")
+    one_over_b = torch.where(small_b, torch.ones_like(b), 1 / b)
+    spread = log_r(one_over_b, q) - log_r(-one_over_b, q)  # ln(c₊/c₋) ≥ 0, no overflow of e^{1/b}
+    refused = ~small_b & (order.abs() * spread + one_over_b > _MAX_VARIATION)
+    if bool(refused.any()):
+        i = torch.nonzero(refused.reshape(-1))[0, 0]
+        bb, qq, sp = (float(t.reshape(-1)[i]) for t in (b, q, spread))
+        limit = (_MAX_VARIATION - 1 / bb) / sp
+        raise DomainError("beta", _nstr(float(beta.reshape(-1)[i]), 10),
+                          f"|{order_text}| ≤ {_nstr(limit, 3)} at q={_nstr(qq, 6)}, b={_nstr(bb, 6)} ({rule})")
+
+
 def log_rq(beta, q, b) -> torch.Tensor:
-    """log R_q^(β) for every real β, q ∈ (0, 1), b > 0, elementwise (no overflow: R itself may exceed float64)."""
+    """log R_q^(β) for every real β, q ∈ (0, 1), b > 0, elementwise (no overflow: R itself may exceed float64).
+    Below b = 2e-9 an order β ≤ ½ takes the closed form β·ln c₋ (module comment above _MAX_VARIATION), also
+    where 2/b is not a double."""
     beta, q, b = params(beta=(beta, ANY_ORDER), q=(q, Q_RATE), b=(b, NOISE))
     shape = beta.shape
     beta, q, b = beta.reshape(-1), q.reshape(-1), b.reshape(-1)
     if beta.numel() == 0:
         return beta.reshape(shape)
-    out = expectation(lambda u, rows: beta[rows] * log_r(u, q[rows]), q, b, beta.abs())
+    closed = _tiny_b(beta, b)
+    out = beta * log_r(-1 / b, q)  # β·ln c₋ (the value where ``closed``)
+    rest = ~closed
+    if bool(rest.any()):
+        bs, qs, bbs = beta[rest], q[rest], b[rest]
+        out[rest] = expectation(lambda u, rows: bs[rows] * log_r(u, qs[rows]), qs, bbs, bs.abs())
     return out.reshape(shape)
 
 
 def rq(beta, q, b) -> torch.Tensor:
-    """R_q^(β) = E_{s~Lap(0,b)}[((1−q) + q Lap(s;1,b)/Lap(s;0,b))^β] (mirrors ``ptr.rq``); +inf where R exceeds
-    the float64 range (use :func:`log_rq` there)."""
+    """R_q^(β) = E_{s~Lap(0,b)}[((1−q) + q Lap(s;1,b)/Lap(s;0,b))^β] (mirrors ``ptr.rq``), in the reference's
+    range (DomainError outside it, in the reference's words); +inf where R exceeds the float64 range (use
+    :func:`log_rq` there, which answers beyond the reference's range too)."""
+    beta, q, b = params(beta=(beta, ANY_ORDER), q=(q, Q_RATE), b=(b, NOISE))
+    _check_reference_range(beta, beta, q, b, "β")
     return torch.exp(log_rq(beta, q, b))
 
 
 def rq_tilde(beta, q, b) -> torch.Tensor:
-    """R̃_q^(β) = E_{s~μ}[(μ0(s)/μ(s))^β] = R_q^(1−β) (appendix 000 eq. (82); mirrors ``ptr.rq_tilde``)."""
+    """R̃_q^(β) = E_{s~μ}[(μ0(s)/μ(s))^β] = R_q^(1−β) (appendix 000 eq. (82); mirrors ``ptr.rq_tilde``), in the
+    reference's range for the order 1 − β (DomainError outside it)."""
     beta, q, b = params(beta=(beta, ANY_ORDER), q=(q, Q_RATE), b=(b, NOISE))
-    return rq(1 - beta, q, b)
+    _check_reference_range(1 - beta, beta, q, b, "1−β")
+    return torch.exp(log_rq(1 - beta, q, b))
 
 
 def log_excess_b(alpha: torch.Tensor, q: torch.Tensor, b: torch.Tensor, log_c: torch.Tensor,

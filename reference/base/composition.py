@@ -91,6 +91,44 @@ def rdp_composition(curve, steps, alpha):
     return steps * value
 
 
+class _GaussianCurve:
+    """The example curve of base.rdp_composition: base.gaussian_rdp at σ = 1 (Mironov 2017, Prop. 7), bound on first
+    use (the Gaussian statement registers after this module may import). Like ``catalogue.curve``'s result it carries
+    ``statement_id`` and ``params``, so the witness mapping below reads σ from it; ``dpspec eval`` takes it as
+    ``curve=base.gaussian_rdp sigma=1``."""
+
+    statement_id = "base.gaussian_rdp"
+    __name__ = "base.gaussian_rdp"
+
+    def __init__(self, sigma: str = "1"):
+        self.params = {"sigma": sigma}
+
+    def __call__(self, alpha):
+        from ..catalogue import curve
+
+        return curve(self.statement_id, **self.params)(alpha)
+
+    def __str__(self) -> str:
+        return self.statement_id
+
+    def __repr__(self) -> str:
+        return f"{self.statement_id}(sigma={self.params['sigma']})"
+
+
+def _composed_gaussian(p):
+    """Witness parameters of base.rdp_composition where its curve is the Gaussian mechanism's exact RDP curve
+    (base.gaussian_rdp at σ): the T-fold product of the Gaussian pair N(1, σ²) vs N(0, σ²), whose D_α is exactly
+    T·α/(2σ²) (Rényi divergence is additive over independent products, Mironov 2017 Prop. 1 with equality, and
+    Prop. 7). So T·ε(α) is attained and any smaller composed value is refuted. Any other curve (a plain callable,
+    another statement's curve) raises DomainError: this use does not apply there (the conformance runner skips it)."""
+    curve = p["curve"]
+    sigma = (getattr(curve, "params", None) or {}).get("sigma")
+    if getattr(curve, "statement_id", None) != "base.gaussian_rdp" or sigma is None:
+        raise DomainError("curve", getattr(curve, "statement_id", None) or "a plain callable",
+                          "the curve of base.gaussian_rdp with its sigma (the only curve the Gaussian witness maps)")
+    return {"sigma": sigma, "steps": p["steps"]}
+
+
 register(Statement(
     id="base.rdp_composition",
     fast="dpspec.fast.base.composition:rdp_composition",
@@ -101,11 +139,13 @@ register(Statement(
     value=Value("rdp_eps", "alpha"),
     summary="ε_T(α) = T · ε(α)",
     params=(
-        Param("curve", RDP_CURVE, "per-step RDP curve α ↦ ε(α)"),
+        Param("curve", RDP_CURVE, "per-step RDP curve α ↦ ε(α)", example=_GaussianCurve()),
         Param("steps", STEPS, "number of composed mechanisms T", example=10),
         Param("alpha", ALPHA, "Rényi order", example=2),
     ),
     reference=rdp_composition,
+    witnesses=(WitnessUse("base.gaussian", _composed_gaussian,
+                          "T-fold Gaussian pair where the curve is base.gaussian_rdp (attains T·α/(2σ²))"),),
     privacy=Privacy("any", "both", "none"),
     monotone={"steps": +1},
     properties=(alpha_monotone_where(_is_mechanism_curve, "the exact RDP curve of a mechanism is non-decreasing in α: "

@@ -28,7 +28,10 @@ extended beyond them: on an interval between consecutive sampled points (in the 
 above each chord through two sampled points to the left extended rightwards and each chord through two points to
 the right extended leftwards, and beyond the sampled range above the outermost chords (for the ε objectives as
 α → 1 also above the curve-free bound F ≥ log v + log(1/δ)/v − v − 1, valid for v ≤ log(1/δ) because ε(α) ≥ 0;
-Mironov: F ≥ log(1/δ)/v). With every sampled value widened by its rounding allowance (NOISE × the sum of the
+Mironov: F ≥ log(1/δ)/v; for δ, as α → 1, log δ(α) ≥ −v0·ε + v0·log v0 − (1 + v0)·log(1 + v0) for every α − 1 ≤ v0 ≤ 1/e,
+again from ε(α) ≥ 0: `_Search._curve_free`; where that bound can close the tail α → 1, the search jumps to the order
+where it does, `_Search.jump_down`). The reported δ is min(1, ·), so a log δ ≥ 0 counts as 0 in the certificate, and
+where the best value is the cap (ε = 0, δ = 1) no Brent step is taken. With every sampled value widened by its rounding allowance (NOISE × the sum of the
 absolute values of the objective's terms), the minimum over the intervals of the best of these lines is a lower
 bound on the infimum over all α > 1; the search stops when the best value found is within the tolerance of it
 (CERT_RTOL relative for ε, CERT_RTOL absolute in log δ, i.e. relative in δ; never below 100 rounding allowances).
@@ -39,19 +42,24 @@ only, and is returned without a certificate. A certificate that will not close (
 or above 10^4096, or a gap that MAX_POLISH evaluations do not close) raises PrecisionError naming the curve.
 
 The search (`_minimise`, at SEARCH_DPS = 20 digits, so that it returns the same α* at every working precision):
-1. a grid in s = log(α − 1) with step 1/2 (about 4.6 points per decade), over α − 1 ∈ [e^−7, e^7];
+0. for δ(ε) with ε > 0, first one order where a curve with T·ε(α) ≤ ε/2 puts δ below 10^LOG10_DELTA_FLOOR
+   (`_Search.floor_probe`); if δ is below the floor there, the search stops at once (see below);
+1. a grid in s = log(α − 1) with step 2 (7 points, α − 1 from e^−6 to e^6): the objectives are unimodal in s, so
+   the grid only brackets the minimiser, which Brent and the certificate locate (a finer grid cost ~20 more curve
+   evaluations per conversion, which dominated with expensive curves such as the sampled Gaussian);
 2. extension, one point at a time, while the best point is the last one on a side and that side's tail bound is
-   not within the tolerance: upwards with step 1/2 to α − 1 = e^14, then doubling s (e^28, e^56, … up to α − 1 =
-   e^9431 ≈ 10^4096: a tiny δ puts the BBG+20 minimiser near α ≈ 1/δ); downwards with steps 1/2, 1, then 2 and 4
+   not within the tolerance: upwards with step 2 to α − 1 = e^14, then doubling s (e^28, e^56, … up to α − 1 =
+   e^9431 ≈ 10^4096: a tiny δ puts the BBG+20 minimiser near α ≈ 1/δ); downwards with steps 2, then 4 and 6
    to α − 1 = e^−46 ≈ 1e-20 (orders that close to 1 are formed with extra digits so that α − 1 keeps 20 significant
-   digits);
+   digits); for δ(ε), once δ at the best point is below the floor the search stops here (no Brent, no probes);
 3. Brent's method (parabolic steps safeguarded by golden sections, to a width of BRENT_TOL in s) on the grid bracket
    around the best point, then probes at distances PROBES on both sides of its result;
 4. certification: while the gap is above the tolerance, the interval with the weakest lower bound gets a point where
    that bound is lowest (kept inside the interval's middle 90% in s), or the tail with it is extended; at most
-   MAX_POLISH evaluations. In all, at most 29 + 24 + 17 grid points, 200 Brent steps, 4 probes and 60 more.
-For δ(ε) with the best order at the top and δ(α) < 10^LOG10_DELTA_FLOOR there, the search stops: the reported δ
-is then within 10^LOG10_DELTA_FLOOR (absolute) of the infimum. That infimum may be 0: when δ(α) still decreases at
+   MAX_POLISH evaluations. In all, at most 1 + 7 + 14 + 15 grid points, 200 Brent steps, 2 probes and 60 more
+   (typically 20 to 25 curve evaluations for a smooth curve, plus one at α* per working precision).
+For δ(ε), as soon as some order has δ(α) < 10^LOG10_DELTA_FLOOR, the search stops: the reported δ is then within
+10^LOG10_DELTA_FLOOR (absolute) of the infimum (δ ≥ 0). That infimum may be 0: when δ(α) still decreases at
 the largest order tried and the curve has a value at α = ∞ (e.g. base.laplace_rdp: ε(∞) = 1/b) with T·ε(∞) ≤ ε, the
 composition is (ε, 0)-DP ((∞, ε')-RDP is ε'-DP, Mironov 2017; RDP composes additively, his Prop. 1) and δ = 0 is
 reported, at α* = ∞.
@@ -89,11 +97,12 @@ CERT_RTOL = mpf(10) ** -12  # certified gap: relative for ε, absolute in log δ
 LOG10_DELTA_FLOOR = -400
 BRENT_TOL = mpf(10) ** -10  # Brent's stopping width in s = log(α − 1)
 MAX_POLISH = 60
-PROBES = (mpf(10) ** -7, mpf(10) ** -4)  # distances in s of the probes placed on both sides of Brent's result
-# the grid in s = log(α − 1): the core, then the extension points in the order they are added
-S_CORE = tuple(mpf(k) / 2 for k in range(-14, 15))
-S_UP = tuple(mpf(k) / 2 for k in range(15, 29)) + tuple(mpf(28 * 2 ** j) for j in range(9)) + (mpf(9431),)
-S_DOWN = tuple(-mpf(k) for k in ("7.5", 8, 9, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 32, 36, 40, 46))
+PROBES = (mpf(10) ** -7,)  # distances in s of the probes placed on both sides of Brent's result
+# the grid in s = log(α − 1): the core, then the extension points in the order they are added (step 2 in s: the
+# objectives are unimodal in s, so the grid only has to bracket the minimiser; Brent and the certificate do the rest)
+S_CORE = tuple(mpf(k) for k in range(-6, 7, 2))
+S_UP = tuple(mpf(k) for k in (8, 10, 12, 14)) + tuple(mpf(28 * 2 ** j) for j in range(9)) + (mpf(9431),)
+S_DOWN = tuple(-mpf(k) for k in (8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 32, 36, 40, 46))
 _CITATION_BBG = ("Balle et al., Hypothesis testing interpretations and Rényi DP, AISTATS 2020 (Thm 21); "
                  "Canonne, Kamath & Steinke, The discrete Gaussian for DP, NeurIPS 2020 (Prop. 12)")
 _STATEMENTS = {"bbg": "base.rdp_to_dp", "mironov": "base.rdp_to_dp_mironov", "delta": "base.rdp_to_delta"}
@@ -245,6 +254,22 @@ class _Search:
         s = min(self.points, key=lambda k: self.points[k][0])
         return s, self.points[s][0]
 
+    def below_floor(self) -> bool:
+        """δ objective: the best sampled δ is below 10^LOG10_DELTA_FLOOR, so it is within that (absolutely) of the
+        infimum, which is ≥ 0: the search may stop (module docstring)."""
+        return not self.eps_objective and self.best()[1] < LOG10_DELTA_FLOOR * mpmath.ln(10)
+
+    def floor_probe(self):
+        """s = log v_f, v_f = 2·|log 10^LOG10_DELTA_FLOOR|/ε, for the δ objective with ε > 0 (None otherwise, or
+        outside the search range): there log δ(α) ≤ v_f·(T·ε(α) − ε) ≤ LOG10_DELTA_FLOOR·log 10 as soon as
+        T·ε(α) ≤ ε/2 (the other two terms, −log(1 + v) and −v·log(1 + 1/v), are ≤ 0), so one evaluation settles a
+        δ below the floor (a slowly growing curve and a large ε), whatever the grid would cost. A curve that fails at
+        that order (other than by a DomainError) only loses the probe."""
+        if self.eps_objective or not self.param > 0:
+            return None
+        s = mpmath.log(2 * (-LOG10_DELTA_FLOOR) * mpmath.ln(10) / self.param)
+        return s if S_DOWN[-1] <= s <= S_UP[-1] else None
+
     def tolerance(self, s) -> mpf:
         value, size = self.points[s]
         scale = abs(value) if self.eps_objective else mpf(1)
@@ -272,13 +297,59 @@ class _Search:
         return True
 
     def _curve_free(self, c):
-        """A lower bound of the ε objectives over the orders with u ≥ c (α − 1 ≤ 1/c), using only ε(α) ≥ 0."""
+        """A lower bound of the objective over the tail α → 1 beyond the convex coordinate c (the orders with
+        α − 1 ≤ v0, v0 = 1/c for the ε objectives, v0 = c for δ), using only ε(α) ≥ 0 (any RDP curve); −∞ where
+        it does not apply.
+        - ε objectives (u ≥ c): Mironov F ≥ log(1/δ)/v ≥ log(1/δ)/v0; BBG+20 F ≥ log v + log(1/δ)/v − v − 1,
+          which is non-increasing in v for v ≤ log(1/δ) (derivative (v − log(1/δ))/v² − 1 < 0).
+        - δ objective (v ≤ v0 < 1/e): log δ(α) = v·T·ε(α) − v·ε + v·log v − (1 + v)·log(1 + v) (the CKS20 Prop. 12
+          objective of the module docstring, v·log(v/(1 + v)) − log(1 + v) regrouped), and with T·ε(α) ≥ 0 each
+          remaining term is non-increasing in v on (0, 1/e] (ε ≥ 0; v·log v decreases below 1/e; (1 + v)·log(1 + v)
+          increases), so log δ(α) ≥ −v0·ε + v0·log v0 − (1 + v0)·log(1 + v0) (≥ −v0(ε + 1 + v0 + log(1/v0))).
+        Lowered by the rounding allowance of its own terms."""
+        if not self.eps_objective:
+            v0, eps = c, self.param
+            if not (0 < v0 <= 1 / mpmath.e):
+                return -_INF
+            terms = (-v0 * eps, v0 * mpmath.log(v0), -(1 + v0) * mpmath.log1p(v0))
+            return mpmath.fsum(terms) - NOISE * mpmath.fsum(abs(t) for t in terms)
         v, log_inv_delta = 1 / c, -self.log_delta
         if self.name == "mironov":
-            return log_inv_delta / v
+            return log_inv_delta / v * (1 - NOISE)
         if v <= log_inv_delta:
-            return mpmath.log(v) + log_inv_delta / v - v - 1
+            terms = (mpmath.log(v), log_inv_delta / v, -v, mpf(-1))
+            return mpmath.fsum(terms) - NOISE * mpmath.fsum(abs(t) for t in terms)
         return -_INF
+
+    def _tail_bound_down(self, s):
+        """The curve-free lower bound over all orders with α − 1 ≤ e^s (see :meth:`_curve_free`)."""
+        return self._curve_free(mpmath.exp(-s) if self.eps_objective else mpmath.exp(s))
+
+    def jump_down(self, pool):
+        """The order to add in the tail α → 1 when that tail holds the weakest bound: the largest s (an integer,
+        within the extension range and below every sampled point) where the curve-free bound alone reaches the
+        target ``enough`` of the certificate; None where no such s exists (the next point of the pool is taken).
+        The pool's points above it are dropped: the bound covers all orders below it. One evaluation instead of up to
+        15 (each ~1 s for the sampled Gaussian near α = 1)."""
+        s_best, f_best = self.best()
+        enough = self._enough(s_best, f_best)
+        hi, lo = min(self.points), S_DOWN[-1]
+        if not hi > lo or self._tail_bound_down(lo) < enough:
+            return None
+        if self._tail_bound_down(hi - 1) >= enough:
+            lo = hi - 1
+        else:
+            a, b = lo, hi - 1  # bound(a) ≥ enough > bound(b); the bound is non-increasing in s
+            for _ in range(60):
+                m = (a + b) / 2
+                if self._tail_bound_down(m) >= enough:
+                    a = m
+                else:
+                    b = m
+            lo = a
+        s = mpmath.floor(lo)
+        pool[:] = [x for x in pool if x < s]
+        return s
 
     @staticmethod
     def _lines(rows, finite, j, n, reach):
@@ -347,6 +418,8 @@ class _Search:
                     slope = (rows[b][1] - rows[0][1] + rows[0][2] + rows[b][2]) / width
                     base = rows[0][1] - rows[0][2]
                     low = max(low, min(base - slope * rows[0][0], base))
+        if not self.eps_objective:
+            low = max(low, self._curve_free(rows[0][0]))
         out.append((low, ("tail", low_c_side)))
         for j in range(0 if not tails_only else n, n - 1):
             p, q = rows[j], rows[j + 1]
@@ -356,6 +429,10 @@ class _Search:
             bound, x = self._min_of_max(self._lines(rows, finite, j, n, 1))
             if enough is None or bound < enough:
                 bound, x = self._min_of_max(self._lines(rows, finite, j, n, 2))
+            # the curve-free bound over the whole tail α → 1 beyond the interval's end on that side covers it too
+            free = self._curve_free(p[0] if self.eps_objective else q[0])
+            if free > bound:
+                bound, x = free, mpf(1) / 2
             c = p[0] + x * (q[0] - p[0])
             s = -mpmath.log(c) if self.eps_objective else mpmath.log(c)
             out.append((bound, ("gap", p[3], q[3], s)))
@@ -375,6 +452,18 @@ class _Search:
         out.append((high, ("tail", high_c_side)))
         return out
 
+    def capped(self) -> bool:
+        """The best value is reported capped: ε = max(0, F) with F ≤ 0, δ = min(1, e^{log δ}) with log δ ≥ 0."""
+        f_best = self.best()[1]
+        return f_best <= 0 if self.eps_objective else f_best >= 0
+
+    def _enough(self, s_best, f_best):
+        """The level every lower bound must reach: the reported value less the tolerance. For δ the reported value is
+        min(1, δ(α*)), so a log δ above 0 counts as 0 (min(1, e^{inf}) ≥ e^{−tol}·min(1, e^{f_best}))."""
+        if not self.eps_objective:
+            f_best = min(f_best, mpf(0))
+        return f_best - self.tolerance(s_best)
+
     def certified(self, tails_only=False) -> tuple[bool, object]:
         """(done, the weakest place): done when the certificate holds (``tails_only``: its two tail parts), or cannot
         apply (non-convex samples, ε ≤ 0, δ below the floor)."""
@@ -383,15 +472,37 @@ class _Search:
             return True, None  # ε reported as 0: the infimum of max(0, F) exactly
         if not self.eps_objective and f_best < LOG10_DELTA_FLOOR * mpmath.ln(10):
             return True, None
+        enough = self._enough(s_best, f_best)
+        if self.eps_objective and enough <= 0:
+            return True, None  # the reported max(0, F) ≥ 0 ≥ enough: within the tolerance of the infimum
         rows = self._sorted()
         if not self._convex(rows):
             return True, None  # the premise fails: best order found, certified locally only
-        enough = f_best - self.tolerance(s_best)
         lowest, where = min(self.bounds(enough, tails_only), key=lambda b: b[0])
         return lowest >= enough, where
 
     # -- the search ------------------------------------------------------------------------------------
+    def _next_in_tail(self, side, pool):
+        """The next order to add in a tail: in the tail α → 1, where the curve-free bound can close it, the order
+        :meth:`jump_down` finds; else the next point of the pool (which must not be empty)."""
+        if side == "down":
+            s = self.jump_down(pool)
+            if s is not None:
+                return s
+        return pool.pop(0)
+
     def run(self):
+        probe = self.floor_probe()
+        if probe is not None:
+            try:
+                self.f(probe)
+            except DomainError:
+                raise  # a broken curve (NaN, negative) is refused wherever it shows
+            except (PrecisionError, ParameterError):
+                pass  # the curve fails that far out (e.g. a huge α): the probe is dropped, the search goes on as usual
+            else:
+                if self.below_floor():
+                    return probe
         for s in S_CORE:
             self.f(s)
         up, down = list(S_UP), list(S_DOWN)
@@ -412,13 +523,16 @@ class _Search:
             pool = up if where[1] == "up" else down
             if not pool or s_best != (max(self.points) if where[1] == "up" else min(self.points)):
                 break
-            self.f(pool.pop(0))
-        # Brent on the grid bracket around the best point, then probes on both sides of its result
+            self.f(self._next_in_tail(where[1], pool))
+        if self.below_floor():
+            return self.best()[0]  # certified as it stands (module docstring): no Brent, no probes
+        # Brent on the grid bracket around the best point, then probes on both sides of its result; not where the best
+        # value is reported capped (ε = 0, δ = 1): there the certificate alone decides whether a lower value exists
         grid = sorted(self.points)
         s_best, _ = self.best()
         i = grid.index(s_best)
         a, b = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-        if a < b:
+        if a < b and not self.capped():
             x = _brent(self.f, a, s_best, b)
             for h in PROBES:
                 self.f(x - h)
@@ -434,7 +548,7 @@ class _Search:
                 pool = up if where[1] == "up" else down
                 if not pool:
                     break
-                self.f(pool.pop(0))
+                self.f(self._next_in_tail(where[1], pool))
             else:
                 left, right, s = where[1:]
                 lo, hi = min(left, right), max(left, right)

@@ -205,7 +205,14 @@ register(Statement(
 # δ(ε) of any trade-off function
 
 def _conjugate_profile(f, eps, rel_tol):
-    """sup_{x ∈ [0,1]} (1 − f(x) − e^ε x), certified by concavity to ``rel_tol`` (see maximise_concave)."""
+    """sup_{x ∈ [0,1]} (1 − f(x) − e^ε x), certified by concavity to ``rel_tol`` (see maximise_concave).
+
+    Near x = 0 a trade-off function can fall from f(0) = 1 to almost 0 within a width far below any bracket a search
+    can resolve (G_μ at μ = 1e308 drops at x ≈ e^{−μ²/2}); the chord certificate then fails at every precision (the
+    reference took minutes and raised). So [0, x1], x1 = rel_tol·e^{−ε}/4, is bounded first without a search: there
+    g(x) ≤ 1 − f(x1) = g(x1) + rel_tol/4 (f is non-increasing, e^ε x ≥ 0), which is within rel_tol of g(x1) once
+    g(x1) ≥ 1/4; then only [x1, 1] is searched (its certified best is ≥ g(x1)), or not at all when g already falls
+    after x1 (see the code). Otherwise the whole [0, 1] is."""
     slope = mpmath.exp(eps)
 
     def g(x):
@@ -215,7 +222,22 @@ def _conjugate_profile(f, eps, rel_tol):
                               "a trade-off function with values in [0, 1]")
         return 1 - value - slope * x
 
-    best, _ = maximise_concave(g, 0, 1, rel_tol=rel_tol)
+    x1 = rel_tol / (4 * slope)
+    lo = 0
+    try:
+        g1 = g(x1) if 0 < 3 * x1 < 1 else None
+    except ArithmeticError:  # f out of reach that close to 0 (mpmath's exp overflows below about e^(−10^300))
+        g1 = None
+    if g1 is not None and g1 >= mpf(1) / 4:
+        lo = x1
+        # the maximum at x1 itself (δ ≈ 1 − f(0+), e.g. G_μ at a huge μ): g concave and g(x1 + h) ≤ g(x1) bound g by
+        # g(x1) beyond x1 + h (the chord through x1, x1 + h extended) and by g(x1 + h) + (g(x1 + h) − g(x1 + 2h)) on
+        # [x1, x1 + h] (the chord through x1 + h, x1 + 2h extended); with h = x1 that is ≤ g(x1) + rel_tol/4 (f is
+        # non-increasing), so three evaluations certify g(x1) instead of a golden-section search
+        g2, g3 = g(2 * x1), g(3 * x1)
+        if g2 <= g1 and g2 + max(g2 - g3, 0) - g1 <= rel_tol * g1:
+            return g1
+    best, _ = maximise_concave(g, lo, 1, rel_tol=rel_tol)
     return best
 
 
@@ -288,7 +310,8 @@ register(Statement(
     value=Value("delta", "eps"),
     summary="δ(ε) = 1 + f*(−e^ε) = sup_x (1 − f(x) − e^ε x)",
     params=(
-        Param("curve", TRADEOFF_CURVE, "a trade-off function α ↦ f(α) (convex, non-increasing)"),
+        Param("curve", TRADEOFF_CURVE, "a trade-off function α ↦ f(α) (convex, non-increasing)",
+              example="base.gdp_tradeoff"),
         Param("eps", EPS, "ε ≥ 0", example=1),
     ),
     reference=tradeoff_profile,

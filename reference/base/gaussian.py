@@ -61,8 +61,21 @@ def _gaussian_log_density(mean: float):
 
 
 def _gaussian_log_moment(alpha, sigma):
-    """log E_Q[(p/q)^α] = α(α−1)/(2σ²) for P = N(1,σ²), Q = N(0,σ²)."""
-    return alpha * (alpha - 1) / (2 * mpf(sigma) ** 2)
+    """log E_Q[(p/q)^α] = α(α−1)/(2σ²) for P = N(1,σ²), Q = N(0,σ²), any finite real α, derived here from the
+    densities (not through gaussian_rdp): p/q = e^{(2o−1)/(2σ²)}, so E_Q[(p/q)^α] = e^{−α/(2σ²)}·E_{o~N(0,σ²)}[e^{to}]
+    at t = α/σ², and the Gaussian moment generating function E[e^{to}] = e^{t²σ²/2} gives e^{(α² − α)/(2σ²)}.
+    (The Rényi divergence of two normals, e.g. Gil, Alajaji & Linder, Information Sciences 249 (2013); tested
+    against quadrature of the pair's densities in tests/conformance/test_witnesses.py.)"""
+    from ..precision import checked_param
+    from .sgm import witness_order
+
+    alpha, sigma = witness_order(alpha), checked_param("sigma", NOISE, sigma)
+    return alpha * (alpha - 1) / (2 * sigma * sigma)
+
+
+def _gaussian_tilt_family(sigma):
+    """conformance/tilting.py's family: P = N(1, σ²) against Q = N(0, σ²)."""
+    return {"family": "gaussian_mixture", "weights": [1.0], "shifts": [1.0], "center": 0.0, "sigma": float(sigma)}
 
 
 register_witness(Witness(
@@ -75,6 +88,7 @@ register_witness(Witness(
     source="Mironov 2017; Balle & Wang 2018",
     dominating=True,
     log_moment=_gaussian_log_moment,
+    tilt_family=_gaussian_tilt_family,
 ))
 
 

@@ -55,7 +55,7 @@ import numpy as np
 from mpmath import mp, mpf
 
 from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
-from ..domains import ALPHA, NOISE, SAMPLING_RATE, Param
+from ..domains import ALPHA, NOISE, SAMPLING_RATE, Param, Real
 from ..errors import PrecisionError
 from ..precision import checked_param as _arg, self_checked, to_mpf
 from .spec import SGM_DIRECTION as DIRECTION, SGM_WITNESS_DIRECTION as WITNESS_DIRECTION
@@ -232,8 +232,47 @@ def _log1p_exp(x):
     return x + mpmath.log1p(mpmath.exp(-x)) if x > 0 else mpmath.log1p(mpmath.exp(x))
 
 
+def _closed_small_q(beta, q, sigma):
+    """log(A − 1) = log(β(β−1)/2 · q²(e^{1/σ²} − 1)) where a proven remainder bound pins it to 10^{−(dps+10)}
+    (relative in A − 1, so in ε), else None: the leading term of the expansion in q, for tiny q (q = 1e-200, 5e-324:
+    O(1) work instead of a quadrature).
+
+    With x = q(L − 1) ≥ −q (L = e^{(2z−1)/(2σ²)} > 0, E_{μ0}[x] = 0), Taylor's theorem with Lagrange remainder gives
+    ψ_β(x) = (1 + x)^β − 1 − βx = β(β−1)/2·x² + β(β−1)(β−2)/6·(1 + ξ)^{β−3}·x³ with ξ between 0 and x, and
+    E_{μ0}[x²] = q²(M(2) − 1) = q²(e^{1/σ²} − 1), M(m) = E_{μ0}[L^m] = e^{m(m−1)/(2σ²)} (the Gaussian MGF, any real
+    m). The remainder's expectation is at most |β(β−1)(β−2)|/6 · q³ · E[|L − 1|³ (1 + ξ)^{β−3}], with
+    |L − 1|³ ≤ L³ + 1 and: for a = β − 3 ≤ 0, (1 + ξ)^a ≤ (1 − q)^a (1 + ξ ≥ 1 − q), so E[...] ≤ (1 − q)^a (M(3) + 1);
+    for a > 0, (1 + ξ)^a ≤ (1 + q + qL)^a ≤ 2^a((1 + q)^a + q^a L^a), so
+    E[...] ≤ 2^a((1 + q)^a (M(3) + 1) + q^a (M(3 + a) + M(a))). The ratio r of the remainder to the leading term is
+    then at most |β − 2|/3 · q · E[...]/(e^{1/σ²} − 1); where r ≤ 10^{−(dps+10)}, log(A − 1) is the leading term's
+    log to within 2r."""
+    if not (beta < 0 or beta > 1) or not q < mpf("1e-3"):
+        return None
+    inv = 1 / sigma**2
+    log_m = lambda m: m * (m - 1) * inv / 2  # noqa: E731  log M(m)
+    a = beta - 3
+    log_m3p1 = _log1p_exp(log_m(3))  # log(M(3) + 1)
+    if a <= 0:
+        log_e = a * mpmath.log1p(-q) + log_m3p1
+    else:
+        second = a * mpmath.log(q) + mpmath.log(mpmath.exp(log_m(3 + a) - log_m(a)) + 1) + log_m(a)
+        first = a * mpmath.log1p(q) + log_m3p1
+        big = max(first, second)
+        log_e = a * mpmath.log(2) + big + mpmath.log1p(mpmath.exp(min(first, second) - big))
+    log_lead_scale = mpmath.log(mpmath.expm1(inv))
+    log_r = mpmath.log(abs(beta - 2) / 3) + mpmath.log(q) + log_e - log_lead_scale if beta != 2 else -_inf()
+    if log_r > -(mp.dps + 10) * mpmath.log(10):
+        return None
+    return mpmath.log(beta * (beta - 1) / 2) + 2 * mpmath.log(q) + log_lead_scale
+
+
+def _inf():
+    return mpf("inf")
+
+
 def log_excess(beta, q, sigma):
     """log(E_{μ0}[(1 − q + qL)^β] − 1) for integer β ≥ 2, β > 1 or β < 0, 0 < q < 1, the method chosen per regime:
+    - tiny q where the remainder bound of :func:`_closed_small_q` pins it: the leading term β(β−1)/2·q²(e^{1/σ²} − 1);
     - integer 2 ≤ β ≤ BINOMIAL_MAX: the exact binomial sum (A − 1 is its sum of positive terms);
     - ordinary parameters (at most ORDINARY_GUARD guard digits for q and σ, σ ≥ 0.01, 1e-6 ≤ |β(β−1)|,
       |β| ≤ 1e4): log A at mp.dps + guard digits, then A − 1 = expm1(log A) — by the MTZ19 series for fractional
@@ -241,6 +280,9 @@ def log_excess(beta, q, sigma):
     - otherwise (tiny q, huge σ, small σ, α near 1, huge |β|): the quadrature of E[ψ_β(x)]
       (:func:`log_excess_quad`), which integrates A − 1 directly and needs no guard digits for tiny q or huge σ
       (the routes agree where both apply: tests/base/test_sgm_edges.py)."""
+    closed = _closed_small_q(beta, q, sigma)
+    if closed is not None:
+        return closed
     if 2 <= beta <= BINOMIAL_MAX and _is_integer(beta):
         return mpmath.log(mpmath.fsum(_binomial_excess_terms(int(beta), q, sigma)))
     guard = _guard_digits(q, sigma)
@@ -490,11 +532,12 @@ def log_a_series(alpha, q, sigma, max_terms: int = 20000):
 
 
 @functools.lru_cache(maxsize=256)
-def _add_below_remove(alpha: str, q: str, sigma: str) -> bool:
-    """At 20 digits: is D_α(μ0‖μ) ≤ D_α(μ‖μ0) with a margin of 1e-10 relative? (MTZ19 prove ≤.)"""
+def _add_below_remove(alpha: str, q: str, sigma: str, remove: str) -> bool:
+    """At 20 digits: is D_α(μ0‖μ) ≤ D_α(μ‖μ0) (= ``remove``, already computed by the caller at the working
+    precision) with a margin of 1e-10 relative? (MTZ19 prove ≤.)"""
     with mp.workdps(_CHECK_DPS):
         a, qq, s = mpf(alpha), mpf(q), mpf(sigma)
-        return _eps_add(a, qq, s) <= _eps_remove(a, qq, s) * (1 - mpf("1e-10"))
+        return _eps_add(a, qq, s) <= mpf(remove) * (1 - mpf("1e-10"))
 
 
 @self_checked
@@ -519,7 +562,7 @@ def sgm_rdp(alpha, q, sigma, direction="max"):
     remove = _eps_remove(alpha, q, sigma)
     if remove >= -mpmath.log1p(-q):  # add ≤ −log(1 − q) always (r ≥ 1 − q and 1 − α < 0): settled
         return remove
-    if _add_below_remove(*(mpmath.nstr(x, 30) for x in (alpha, q, sigma))):
+    if _add_below_remove(*(mpmath.nstr(x, 30) for x in (alpha, q, sigma, remove))):
         return remove
     return max(remove, _eps_add(alpha, q, sigma))
 
@@ -554,7 +597,13 @@ register(Statement(
 
 # ---------------------------------------------------------------------------------------------------
 # witness pair: P = mixture, Q = N(0, σ²) (remove) or swapped (add)
-
+#
+# The witness's exact moment is computed from the pair's own densities, never through sgm_rdp (issue 12: the exact
+# conformance check must not compare the reference with itself): mpmath quadrature of p^α q^{1−α} (any real α,
+# both directions) and, for the remove direction at integer 0 ≤ α ≤ WITNESS_BINOMIAL_MAX, the binomial expansion of
+# E_Q[(1 − q + qL)^α] with the Gaussian moments E_Q[L^k] = e^{k(k−1)/(2σ²)} (MTZ19 §3.3, written out again here;
+# no code is shared with the reference routes above). tests/conformance/test_witnesses.py checks both routes
+# against each other, against sgm_rdp, and the sampler against them.
 
 def _log_normal(o, mean, s):
     return -0.5 * ((o - mean) / s) ** 2 - np.log(s) - 0.5 * np.log(2 * np.pi)
@@ -584,10 +633,167 @@ def _sgm_log_q(o, q, sigma, direction):
     return _log_mixture(o, q, s) if direction == "add" else _log_normal(o, 0.0, s)
 
 
+WITNESS_BINOMIAL_MAX = 256  # remove direction, integer α up to this: the O(α) binomial sum; above it, quadrature
+WITNESS_GL_MAX_DPS = 80  # Gauss–Legendre up to this precision (fewer integrand calls), tanh-sinh above
+WITNESS_PIECE = 32  # quadrature pieces wider than this many of the integrand's length scales are split further
+WITNESS_MAX_GUARD = 2000  # digits a witness moment may add for cancellation (log M ≈ 0) before it refuses
+_WITNESS_ALPHA = Real(-math.inf, math.inf)  # any finite real order (the moments of these pairs are all finite)
+
+
+def witness_order(alpha):
+    """α of a witness's ``log_moment`` as an mpf: any finite real (DomainError otherwise, NaN included)."""
+    return _arg("alpha", _WITNESS_ALPHA, alpha)
+
+
+def witness_guarded(compute, who: str, cancelled=0):
+    """log M = compute() with enough digits for a log M near 0. ``cancelled``: an a-priori count of the digits that
+    M − 1 may lose against 1 (where M − 1 is below 10^{−(dps+10)}, M rounds to 1 and no a-posteriori test can see
+    it). First at mp.dps + 10 + cancelled digits; then, where |log M| is below 10^{−10−cancelled} all the same (the
+    a-priori count was short), again with log10(1/|log M|) extra digits. The digits are rounded up to a multiple
+    of 10 (quadrature nodes are cached per precision). At most WITNESS_MAX_GUARD extra digits in all
+    (PrecisionError beyond). ``compute`` reads its inputs again at the precision it finds."""
+    extra = int(mpmath.ceil(max(0, cancelled)))
+    for _ in range(2):
+        if extra > WITNESS_MAX_GUARD:
+            raise PrecisionError(f"{who}: the log moment needs more than {WITNESS_MAX_GUARD} guard digits")
+        with mp.workdps(-(-(mp.dps + 10 + extra) // 10) * 10):
+            value = compute()
+        if value == 0 or abs(value) >= mpf(10) ** (-10 - extra):
+            break
+        extra = int(mpmath.ceil(-mpmath.log10(abs(value))))
+    return +value
+
+
+def witness_log_quad(log_f, points, who: str, scale=None):
+    """log ∫ e^{log_f(x)} dx over [points[0], points[−1]], split at the sorted ``points`` (put the integrand's peaks
+    there, so that each piece is smooth and at most unimodal): Gauss–Legendre quadrature of e^{log_f − m}, m the
+    largest log_f at a breakpoint (tanh-sinh above WITNESS_GL_MAX_DPS digits, where Legendre nodes take seconds to
+    build: 3.6 s at 100 digits, measured). ``scale``: the integrand's length scale (a Gaussian's σ); a piece wider than
+    WITNESS_PIECE scales (a peak at one end and a long tail, e.g. the remove pair's [z0, α] at α = 1e4) is split
+    further at scale·2^j from both ends, so that no sub-piece asks a low-degree polynomial to follow a Gaussian over
+    many widths (O(log(width/scale)) sub-pieces). PrecisionError when mpmath's error estimate exceeds 10^{5−dps}
+    of the integral."""
+    pts = sorted(set(points))
+    if scale is not None:
+        extra = []
+        for u, v in zip(pts[:-1], pts[1:]):
+            if v - u > WITNESS_PIECE * scale:
+                step = scale
+                while 2 * step < v - u:
+                    extra += [u + step, v - step]
+                    step *= 2
+        pts = sorted(set(pts) | set(extra))
+    shift = max(log_f(x) for x in pts)
+    method = "gauss-legendre" if mp.dps <= WITNESS_GL_MAX_DPS else "tanh-sinh"
+    value, err = mpmath.quad(lambda x: mpmath.exp(log_f(x) - shift), pts, method=method, error=True)
+    if not value > 0 or err > value * mpf(10) ** (5 - mp.dps):
+        raise PrecisionError(f"{who}: quadrature error {mpmath.nstr(err, 3)} on {mpmath.nstr(value, 5)}")
+    return shift + mpmath.log(value)
+
+
+def witness_truncation(beta, log_cap=0):
+    """Half-width, in standard deviations, beyond which the tails of ∫ N(x; c, s²)·f(x) dx are below
+    10^{−(dps+10)} of the integral, when f ≤ e^{log_cap}·(its value scale) there: sqrt(2(ln 10·(dps + 10) + log_cap)) + 1
+    (the Gaussian tail Φ(−L) ≤ e^{−L²/2})."""
+    return mpmath.sqrt(2 * (mpmath.log(10) * (mp.dps + 10) + log_cap)) + 1
+
+
+def _mp_log_normal(o, mean, sigma):
+    return -((o - mean) / sigma) ** 2 / 2 - mpmath.log(sigma) - mpmath.log(2 * mpmath.pi) / 2
+
+
+def _mp_log_mixture(o, q, sigma):
+    """log((1 − q)N(o; 0, σ²) + qN(o; 1, σ²)) in mpmath: the mixture P of the remove direction."""
+    one = mpmath.log(q) + _mp_log_normal(o, 1, sigma)
+    if q == 1:
+        return one
+    zero = mpmath.log1p(-q) + _mp_log_normal(o, 0, sigma)
+    m = max(zero, one)
+    return m + mpmath.log(mpmath.exp(zero - m) + mpmath.exp(one - m))
+
+
+def _sgm_lost_digits(alpha, q, sigma):
+    """Digits M − 1 may lose against 1, a priori: M − 1 ≈ C(α,2)q²(e^{1/σ²} − 1) for small q (β = α or 1 − α alike),
+    so 2·log10(1/q) + 2·log10 σ (σ > 1) + log10(1/|α(α−1)|)."""
+    q, sigma, alpha = to_mpf(q), to_mpf(sigma), to_mpf(alpha)
+    return (2 * max(0, -mpmath.log10(q)) + 2 * max(0, mpmath.log10(sigma))
+            + sum(max(0, -mpmath.log10(abs(v))) for v in (alpha, alpha - 1) if v != 0))
+
+
+def _sgm_witness_densities(q, sigma, direction):
+    """(log p, log q) of the pair in mpmath, the same pair as _sgm_log_p/_sgm_log_q (tested against them)."""
+    mix = lambda o: _mp_log_mixture(o, q, sigma)
+    normal = lambda o: _mp_log_normal(o, 0, sigma)
+    return (normal, mix) if direction == "add" else (mix, normal)
+
+
+def sgm_witness_log_moment_quad(alpha, q, sigma, direction):
+    """log ∫ p^α q^{1−α} do by quadrature of the pair's own densities (any real α, both directions).
+
+    In o the integrand is N(o; 0, σ²)·r(o)^β with r = 1 − q + qL = (mixture)/N(0, σ²), β = α (remove) or 1 − α
+    (add). Since min(1, L) ≤ r ≤ max(1, L) (a convex combination) and 1 − q ≤ r, the integrand is below
+    N(o; 0, σ²)·c + c'·N(o; β, σ²)·(the β-tilted Gaussian's mass) with c, c' ≤ 2^{|β|}(1−q)^{−|β|} times the
+    integral, so cutting at L(β)·σ beyond 0 and β (:func:`witness_truncation`) loses < 10^{−(dps+10)} relative.
+    Breakpoints: 0 and β (the two tilted peaks) and z0 = σ² log((1−q)/q) + 1/2 (where qL = 1 − q)."""
+    witness_order(alpha), _arg("q", SAMPLING_RATE, q), _arg("sigma", NOISE, sigma)
+    direction = _arg("direction", WITNESS_DIRECTION, direction)
+
+    def compute():  # the inputs are read again at each precision (a string '0.01' is one hundredth at every one)
+        a, qq, s = to_mpf(alpha), to_mpf(q), to_mpf(sigma)
+        log_p, log_q = _sgm_witness_densities(qq, s, direction)
+        beta = a if direction == "remove" else 1 - a
+        cap = abs(beta) * (mpmath.log(2) - (mpmath.log1p(-qq) if qq < 1 else 0))
+        half = witness_truncation(beta, cap) * s
+        lo, hi = min(0, beta) - half, max(0, beta) + half
+        points = [lo, mpf(0), beta, hi]
+        if qq < 1:
+            z0 = s**2 * (mpmath.log1p(-qq) - mpmath.log(qq)) + mpf(1) / 2
+            if lo < z0 < hi:
+                points.append(z0)
+        return witness_log_quad(lambda o: a * log_p(o) + (1 - a) * log_q(o), points, "base.sgm witness", s)
+
+    return witness_guarded(compute, "base.sgm witness", _sgm_lost_digits(alpha, q, sigma))
+
+
+def sgm_witness_log_moment_binomial(alpha: int, q, sigma):
+    """log E_Q[(1 − q + qL)^n], remove direction, integer n ≥ 0: Σ_k C(n,k)(1−q)^{n−k} q^k E_Q[L^k] with
+    E_Q[L^k] = E_{o~N(0,σ²)}[e^{k(2o−1)/(2σ²)}] = e^{−k/(2σ²)}·e^{k²/(2σ²)} (the Gaussian MGF), in log space."""
+    n = int(alpha)
+    _arg("q", SAMPLING_RATE, q), _arg("sigma", NOISE, sigma)
+
+    def compute():
+        qq, s = to_mpf(q), to_mpf(sigma)
+        if qq == 1:
+            return mpf(n * (n - 1)) / (2 * s**2)
+        lq, l1q = mpmath.log(qq), mpmath.log1p(-qq)
+        terms = [mpmath.log(mpmath.binomial(n, k)) + k * lq + (n - k) * l1q + mpf(k * (k - 1)) / (2 * s**2)
+                 for k in range(n + 1)]
+        m = max(terms)
+        return m + mpmath.log(mpmath.fsum(mpmath.exp(t - m) for t in terms))
+
+    return witness_guarded(compute, "base.sgm witness", _sgm_lost_digits(n, q, sigma))
+
+
 def _sgm_log_moment(alpha, q, sigma, direction):
-    """log E_Q[(p/q)^α] = (α − 1)·D_α(P‖Q), exact (mpmath)."""
-    alpha = to_mpf(alpha)
-    return (alpha - 1) * sgm_rdp(alpha, q, sigma, direction)
+    """log E_Q[(p/q)^α] = (α − 1)·D_α(P‖Q) of the witness pair, exact (mpmath), from the pair's own densities:
+    the binomial sum for the remove direction at integer 0 ≤ α ≤ WITNESS_BINOMIAL_MAX, quadrature otherwise (never
+    through sgm_rdp)."""
+    alpha = witness_order(alpha)
+    direction = _arg("direction", WITNESS_DIRECTION, direction)
+    if alpha in (0, 1):
+        _arg("q", SAMPLING_RATE, q), _arg("sigma", NOISE, sigma)
+        return mpf(0)  # E_Q[1] = E_Q[p/q] = 1 (P ≪ Q and Q ≪ P)
+    if direction == "remove" and alpha == int(alpha) and 0 <= alpha <= WITNESS_BINOMIAL_MAX:
+        return sgm_witness_log_moment_binomial(int(alpha), q, sigma)
+    return sgm_witness_log_moment_quad(alpha, q, sigma, direction)
+
+
+def _sgm_tilt_family(q, sigma, direction):
+    """conformance/tilting.py's family: the remove pair is a Gaussian mixture against N(0, σ²); add has none."""
+    if direction == "add":
+        return None
+    return {"family": "gaussian_mixture", "weights": [1.0 - float(q), float(q)], "shifts": [0.0, 1.0],
+            "center": 0.0, "sigma": float(sigma)}
 
 
 register_witness(Witness(
@@ -604,5 +810,6 @@ register_witness(Witness(
     source="Mironov, Talwar & Zhang 2019 (arXiv 1908.10530)",
     dominating=True,
     log_moment=_sgm_log_moment,
+    tilt_family=_sgm_tilt_family,
     note="one DP-SGD step on sensitivity-1 neighbours; exact for every statement about the sampled Gaussian",
 ))

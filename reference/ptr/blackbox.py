@@ -18,7 +18,7 @@ import mpmath
 from ..catalogue import Condition, Privacy, Source, Statement, Value, WitnessUse, register
 from ..precision import self_checked
 from .spec import P_ALPHA_ZW19, P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2, SEED_MAIN, ZW19_LOWER_CASE2_DOMINATES
-from .thm4_3 import T1, T2, thm4_3
+from .thm4_3 import case2_dominates_at, thm4_3
 
 
 def thm4_3_curve(sigma1, sigma2, b, delta0):
@@ -43,9 +43,11 @@ def zw19_lower_ptr(alpha, q, sigma1, sigma2, b, delta0):
 
 
 def case2_dominates(p) -> bool:
-    """T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ α (erratum E7's proviso)."""
+    """T2(ℓ) ≥ T1(ℓ) for every integer 2 ≤ ℓ ≤ α (erratum E7's proviso), each decided exactly by
+    :func:`.thm4_3.case2_dominates_at` (comparing the rounded T1 and T2 was decided by their last digit where both
+    are a/(ℓ−1) plus corrections below the working precision)."""
     n = int(mpmath.floor(p["alpha"]))
-    return all(T2(l, p["sigma1"], p["b"]) >= T1(l, p["sigma1"], p["sigma2"], p["delta0"]) for l in range(2, n + 1))
+    return all(case2_dominates_at(l, p["sigma1"], p["sigma2"], p["b"], p["delta0"]) for l in range(2, n + 1))
 
 
 def _sub_params(p):

@@ -68,8 +68,9 @@ def _guard_digits(order, q, b, beta, order_text: str) -> int:
     """Guard digits for R_q^(order) at the current precision; DomainError (naming b, or beta with its supported
     range at this q, b) outside the reference's range."""
     rule = f"the reference's quadrature range |{order_text}|·ln(c₊/c₋) + 1/b ≤ 1e9, c± = 1 − q + q·e^(±1/b)"
-    if 1 / b > _MAX_VARIATION / 2:
-        raise DomainError("b", mpmath.nstr(b, 10), f"b ≥ {mpmath.nstr(2 / _MAX_VARIATION, 3)} ({rule})")
+    if 1 / b > _MAX_VARIATION / 2:  # (orders ≤ ½ do not get here: closed form, _in_range)
+        raise DomainError("b", mpmath.nstr(b, 10), f"b ≥ {mpmath.nstr(2 / _MAX_VARIATION, 3)} where "
+                          f"{order_text} > 1/2 ({rule})")
     spread = mpmath.log1p(q * mpmath.expm1(1 / b)) - mpmath.log1p(q * mpmath.expm1(-1 / b))  # ln(c₊/c₋) ≥ 0
     variation = abs(order) * spread + 1 / b
     if variation > _MAX_VARIATION:
@@ -79,13 +80,52 @@ def _guard_digits(order, q, b, beta, order_text: str) -> int:
     return int(mpmath.ceil(mpmath.log10(variation + 1))) + 3
 
 
-def _in_range(reverse: bool = False):
-    """Decorator for an evaluator f(beta, q, b) of R_q^(β) (``reverse``: of R_q^(1−β)): refuses outside the
-    reference's range and evaluates with the guard digits of :func:`_guard_digits`."""
+# Below b = 2/_MAX_VARIATION the quadrature is refused, but for orders ≤ ½ the value has a closed form:
+#
+#   R_q^(β) = c₋^β·(1 + η),  |η| ≤ e^{−10^8},  for b < 2e-9 and β ≤ ½,  c₋ = 1 − q + q·e^{−1/b}.
+#
+# Proof (t = e^{−1/b} ≤ e^{−5·10^8}; R = ½c₋^β + ½t·c₊^β + ¼∫_0^{2/b} e^{−v/2} r_v^β dv, r_v = 1 − q + q·t·e^v ∈
+# [c₋, c₊], the piecewise form of ratio_expectation with v = (2s − 1)/b + 1/b; the weight's mass is ½(1 − t)):
+#  * β ≤ 0: r^β ≤ c₋^β and c₊^β ≤ c₋^β give R ≤ c₋^β(1 + t/2). On v ≤ 1/(2b), r_v ≤ c_h = 1 − q + q·t^{1/2}, so the
+#    body is ≥ ½(1 − t^{1/4})c_h^β, and c_h^β ≥ c₋^β(1 − |β|q·t^{1/2}/c₋) (Bernoulli, β ≤ 0):
+#    R ≥ c₋^β(1 − t^{1/4}/2 − |β|q·t^{1/2}/(2c₋)).
+#  * 0 < β ≤ ½: r ≥ c₋ gives R ≥ c₋^β(1 − t/2). Above: on v ≤ 1/b, r^β ≤ c₋^β + βc₋^{β−1}(r_v − c₋) (concavity),
+#    which adds at most ½βq·c₋^{β−1}t^{1/2}; on v ∈ [1/b, 2/b], r_v ≤ e^{v−1/b} adds at most ¼t^{1/2}/b; and
+#    ½t·c₊^β ≤ ½t^{1−β} ≤ ½t^{1/2} (c₊ ≤ 1/t): R ≤ c₋^β + t^{1/2}(½βq/c₋^{1−β} + 1/(4b) + ½).
+#  With |β| ≤ 1.8e308 < e^{710}, 1/b ≤ 2.03e323 < e^{745}, c₋ ≥ 1 − q ≥ 2^{−53} and c₋^β ≥ (1 − q)^{1/2} for β ≤ ½,
+#  every correction is below e^{−1.25·10^8 + 800}·c₋^β (t^{1/4} the largest). mpmath carries at most 10^4 digits
+#  here, so c₋^β is R to every digit the self-check uses. Above ½ the end s = 1 adds about q^β·e^{(β−1)/b}/(2β − 1),
+#  not negligible near β = 1 and astronomically large beyond: those orders stay refused.
+_TINY_B_MAX_ORDER = mpf(1) / 2
+
+
+def _tiny_b_closed_form(order, q, b):
+    """c₋^order = exp(order·log1p(q·expm1(−1/b))) (the proven form above, for 1/b > _MAX_VARIATION/2 and order
+    ≤ ½), with the digits of its exponent carried as guard digits."""
+    log_c_minus = mpmath.log1p(q * mpmath.expm1(-1 / b))
+    guard = int(mpmath.ceil(mpmath.log10(abs(order * log_c_minus) + 1))) + 3
+    with mp.workdps(mp.dps + guard):
+        return mpmath.exp(order * mpmath.log1p(q * mpmath.expm1(-1 / b)))
+
+
+def _in_range(reverse: bool = False, excess: bool = False, integer_only: bool = False):
+    """Decorator for an evaluator f(beta, q, b) of R_q^(β) (``reverse``: of R_q^(1−β); ``excess``: of R − 1):
+    refuses outside the reference's range and evaluates with the guard digits of :func:`_guard_digits`; below
+    b = 2e-9 with an order ≤ ½ it returns the proven closed form c₋^order (:func:`_tiny_b_closed_form`).
+    ``integer_only``: a β that is not a non-negative integer goes to the route's own refusal first."""
     def deco(fn):
         @functools.wraps(fn)
         def wrapper(beta, q, b):
-            guard = _guard_digits(1 - beta if reverse else beta, q, b, beta, "1−β" if reverse else "β")
+            order = 1 - beta if reverse else beta
+            if integer_only and not _is_nonneg_integer(beta):
+                return fn(beta, q, b)  # the route's own DomainError
+            if 1 / b > _MAX_VARIATION / 2 and order <= _TINY_B_MAX_ORDER:
+                with mp.workdps(mp.dps + 5):
+                    value = _tiny_b_closed_form(order, q, b)
+                    if excess:  # c₋^β − 1 = expm1(β·ln c₋), no cancellation
+                        value = mpmath.expm1(order * mpmath.log1p(q * mpmath.expm1(-1 / b)))
+                return +value
+            guard = _guard_digits(order, q, b, beta, "1−β" if reverse else "β")
             with mp.workdps(mp.dps + guard):
                 value = fn(beta, q, b)
             return +value
@@ -98,7 +138,7 @@ def _is_nonneg_integer(x) -> bool:
 
 
 @self_checked
-@_in_range()
+@_in_range(integer_only=True)
 def rq_binomial(beta, q, b):
     """R_q^(n) for integer n ≥ 0 by the binomial expansion of (1−q+qρ)^n (notes §2.10)."""
     if not _is_nonneg_integer(beta):
@@ -185,7 +225,7 @@ def pow1p_excess(beta, x):
 
 
 @self_checked
-@_in_range()
+@_in_range(excess=True)
 def rq_excess(beta, q, b):
     """R_q^(β) − 1 without cancellation, as E_{μ0}[(1+x)^β − 1 − βx], x = q(ρ−1) (notes §8, "Catastrophic
     cancellation"). Used where R is within rounding of 1 (small q, α near 1). Exactly 0 at β ∈ {0, 1}

@@ -25,8 +25,10 @@ from .spec import P_B, P_DELTA0, P_SIGMA1, SEED_MAIN, THM4_2_CLASSICAL
 
 
 def classical_gaussian_eps(delta, sigma1):
-    """ε_N^(σ1)(δ) = √(2 ln(1.25/δ))/σ1 [DR14, Thm A.1], the corrected form of seed 001 §4 (erratum E4)."""
-    return mpmath.sqrt(2 * mpmath.log(mpf("1.25") / delta)) / sigma1
+    """ε_N^(σ1)(δ) = √(2 ln(1.25/δ))/σ1 [DR14, Thm A.1], the corrected form of seed 001 §4 (erratum E4).
+    ln(1.25/δ) = ln 1.25 − ln δ, as the fast path forms it (there 1.25/δ overflows below δ ≈ 7e-309; mpmath's
+    exponent range is unbounded, so here the two forms are the same number)."""
+    return mpmath.sqrt(2 * (mpmath.log(mpf("1.25")) - mpmath.log(delta))) / sigma1
 
 
 @self_checked

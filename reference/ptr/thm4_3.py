@@ -79,6 +79,35 @@ def thm4_3_general(alpha, sigma1, sigma2, tau, b, delta0):
     return max(t1, t2)
 
 
+def case2_dominates_at(ell, sigma1, sigma2, b, delta0) -> bool:
+    """T2(ℓ) ≥ T1(ℓ) (erratum E7's proviso at one order ℓ > 1), decided exactly.
+
+    T1 and T2 are both a/(ℓ−1) plus a correction, a = ℓ(ℓ−1)/(2σ1²), and the corrections can be far below the
+    working precision (σ2 = 1e300, b = 1e200, δ0 = 1e-300: both < 1e-300 at α ~ 10³), so comparing the two rounded
+    terms is decided by their last digit. Without the common a (appendix 000 eq. (24); seed 001 §4 "Laplace
+    Mechanism"):
+
+        (ℓ−1)T1 = a + D,  D = ln[(1−δ0) + δ0 e^{c−a}] = log1p(δ0·expm1(c − a)),  c − a = ℓ(ℓ−1)(σ1² − σ2²)/(2σ1²σ2²),
+        (ℓ−1)T2 = a + L,  L = (ℓ−1)·ε_R-Lap^(b)(ℓ) > 0,
+
+    so T2 ≥ T1 ⇔ D ≤ L: true where σ2 ≥ σ1 (D ≤ 0), else decided by :func:`.thm4_4.surely_le` (precision raised
+    while |L − D| is within the rounding of max(L, D)). The fast path (fast/ptr/bounds.py, _case2_dominates) uses
+    the same form in log space."""
+    from .thm4_4 import surely_le
+
+    ell, sigma1, sigma2, b, delta0 = (mpmath.mpf(v) for v in (ell, sigma1, sigma2, b, delta0))
+    if sigma2 >= sigma1:
+        return True
+
+    def terms():
+        d = ell * (ell - 1) * (sigma1 - sigma2) * (sigma1 + sigma2) / (2 * sigma1**2 * sigma2**2)
+        big_d = mpmath.log1p(delta0 * mpmath.expm1(d))
+        big_l = laplace_log_moment(ell, b)
+        return big_d, big_l, max(big_d, big_l)
+
+    return surely_le(terms)
+
+
 def _case_params(p):
     return {"sigma1": p["sigma1"], "sigma2": p["sigma2"], "b": p["b"], "delta0": p["delta0"]}
 

@@ -16,9 +16,11 @@ subsampled PTR must dominate their exact moments (they are realisable with S = �
   ``ptr.thm4_4.case1_fwd`` (P, Q) = (μ, μ0) and ``…case1_rev`` (μ0, μ), with μ0, μ1 the Case-1 laws above.
   ``ptr.thm4_4.case2_fwd`` (μ, μ0) and ``…case2_rev`` (μ0, μ), with μ0, μ1 the Case-2 laws above.
 
-Exact log-moments ln E_Q[(p/q)^α] are mpmath (integer orders ≥ 0 of the Gaussian mixture by a binomial sum,
-other orders by quadrature). ``strata(**params)`` returns [(probability, sampler)]: the branches s ≤ thr and
-s > thr (of each mixture component), so the δ0-rare branch can be sampled on its own and weighted.
+Exact log-moments ln E_Q[(p/q)^α] are mpmath, computed from the laws themselves and never through the statements'
+evaluators (T1, T2, ε_R-Lap, R_q): the Thm 4.3 pairs in closed form, the subsampled pairs by a binomial sum of those
+closed forms at integer orders and by quadrature over the log-likelihood ratio (whose density is in closed form)
+at the others (section "exact moments" below). ``strata(**params)`` returns [(probability, sampler)]: the branches
+s ≤ thr and s > thr (of each mixture component), so the δ0-rare branch can be sampled on its own and weighted.
 """
 from __future__ import annotations
 
@@ -28,12 +30,10 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
+from ..base.sgm import witness_guarded, witness_log_quad, witness_order, witness_truncation
 from ..catalogue import Witness, register_witness
-from ..precision import log_add, logsumexp
-from .notation import laplace_log_moment
+from ..precision import checked_param, logsumexp, to_mpf
 from .spec import P_B, P_DELTA0, P_Q, P_SIGMA1, P_SIGMA2
-from .rq import ratio_expectation, rq_hyp2f1
-from .thm4_3 import case1_log_moment
 
 SOURCE = "notes ptr-rdp.md §3.3–3.4; appendix 000_0fe14ad2f9124ea1.txt, A.1–A.2"
 
@@ -150,93 +150,254 @@ def _laws(case, sigma1, sigma2, b, delta0):
 
 
 # --------------------------------------------------------------------------------------------------------------
-# exact moments (mpmath)
+# exact moments (mpmath), from the pairs' own definitions — never through a statement's reference evaluator
+# (issue 12: T1, T2, ε_R-Lap and R_q are what the exact conformance check tests, so they must not be used here)
+#
+# The laws above in mpmath: a law is (loc, shift1, shift2) with the common (σ1, σ2, b, thr): s ~ Lap(loc, b) and
+# t | s ~ N(shift(s), σ(s)²), branch 1 (σ1) on s ≤ thr, branch 2 (σ2) on s > thr. Two routes:
+#
+# * pair moments (Thm 4.3 pairs; and every order k of law1 against law0): in closed form. Given s, the t-part of
+#   ∫ p^α q^{1−α} dt is the Gaussian moment e^{α(α−1)(m_P − m_Q)²/(2σ(s)²)} (moment generating function), constant
+#   on each branch; the s-part Lap(s; loc_P, b)^α Lap(s; loc_Q, b)^{1−α} is e^{linear} between the breakpoints
+#   {loc_P, loc_Q, thr}, integrated exactly piece by piece (:func:`_pair_log_moment`).
+# * subsampled pairs, E_{law0}[(1 − q + q·ℓ)^β] with ℓ = law1/law0 and β = α (fwd) or 1 − α (rev, E_μ[(μ0/μ)^α] =
+#   E_{μ0}[(μ/μ0)^{1−α}]): for integer 0 ≤ β ≤ BINOMIAL_MAX the binomial sum Σ_k C(β,k)(1−q)^{β−k}q^k E_{law0}[ℓ^k]
+#   of the pair moments above; otherwise quadrature over x = log ℓ, whose density under law0 is in closed form:
+#   given s, x = log ρ(s) + κz − κ²/2 with z ~ N(0, 1), κ = (m1 − m0)/σ(s) and log ρ(s) linear on each piece, so
+#   each piece contributes a Gaussian (log ρ constant) or a Gaussian smeared by an exponential over an interval (a
+#   difference of normal CDFs) (:func:`_log_ratio_density`, :func:`_sub_log_moment_quad`).
+# tests/conformance/test_witnesses.py checks the routes against each other, against the statements (T1, T2 and
+# ZW19's tight formula equal these moments; Theorem 4.4 bounds them), the mpmath laws against the numpy densities,
+# and the samplers against the moments.
+
+BINOMIAL_MAX = 256  # integer orders up to this use the binomial sum of closed forms; others, the quadrature
 
 
-def _truncation(beta, A, sigma):
-    """Half-width L in z = t/σ beyond which the Gaussian-mixture integrand is negligible: the integrand is
-    ≤ φ(z)·max((1−A)^β, e^{βz/σ}) and the integrals are ≥ 1 for β ∉ (0, 1) (Jensen, E[λ] = 1), so the cut-off
-    tails are below 10^{−(dps+10)} relative."""
-    log_cap = abs(beta) * abs(mpmath.log1p(-A)) if A < 1 else mpf(0)
-    return abs(beta) / sigma + mpmath.sqrt(2 * (mpmath.log(10) * (mpmath.mp.dps + 10) + log_cap)) + 1
+class _MpLaw:
+    def __init__(self, loc, shift1, shift2):
+        self.loc, self.shifts = mpf(loc), (mpf(shift1), mpf(shift2))
 
 
-def gaussian_mixture_log_moment(beta, A, sigma):
-    """ln G_β(A, σ), G_β(A, σ) = E_{t~N(0,σ²)}[((1−A) + A·N(t;1,σ²)/N(t;0,σ²))^β] (the sampled-Gaussian moment;
-    notes §3.4). Integer β ≥ 0: Σ_k C(β,k)(1−A)^{β−k}A^k e^{k(k−1)/(2σ²)}; otherwise quadrature over t."""
-    A, sigma = mpf(A), mpf(sigma)
-    if A == 0:
-        return mpf(0)
-    if beta >= 0 and beta == int(beta):
-        n = int(beta)
-        terms = [mpmath.log(mpmath.binomial(n, k)) + k * mpmath.log(A) + k * (k - 1) / (2 * sigma**2)
-                 + ((n - k) * mpmath.log1p(-A) if k < n else mpf(0)) for k in range(n + 1)]
-        return logsumexp(terms)
-
-    L = _truncation(beta, A, sigma)
-
-    def integrand(z):
-        ratio = 1 - A + A * mpmath.exp(z / sigma - 1 / (2 * sigma**2))
-        return mpmath.npdf(z) * ratio**beta
-
-    return mpmath.log(mpmath.quad(integrand, [-L, 0, L]))
+def _mp_common(sigma1, sigma2, b, delta0):
+    """(σ1, σ2, b, thr) in mpmath, thr = b ln(1/(2δ0)) (Pr[Lap(0, b) > thr] = δ0)."""
+    sigma1, sigma2, b, delta0 = (to_mpf(x) for x in (sigma1, sigma2, b, delta0))
+    return sigma1, sigma2, b, b * mpmath.log(1 / (2 * delta0))
 
 
-def _case1_sub_log_moment(beta, q, sigma1, sigma2, delta0):
-    return log_add(mpmath.log1p(-delta0) + gaussian_mixture_log_moment(beta, q, sigma1),
-                   mpmath.log(delta0) + gaussian_mixture_log_moment(beta, q, sigma2))
+def _mp_laws(case, sigma1, sigma2, b, delta0):
+    """(law on S or T, law on S' or T ∪ {x}) in mpmath: the same pairs as :func:`_laws` (tested)."""
+    common = _mp_common(sigma1, sigma2, b, delta0)
+    base = _MpLaw(0, 0, 0)
+    if case == 1:
+        return base, _MpLaw(0, 1, 1), common
+    return base, _MpLaw(1, 1, common[1] / common[0]), common
+
+
+def mp_law_log_pdf(law, common, s, t):
+    """log density of a law at (s, t), mpmath (the numpy _Law.log_pdf written again, for the tests)."""
+    sigma1, sigma2, b, thr = common
+    branch = 0 if s <= thr else 1
+    sig = (sigma1, sigma2)[branch]
+    return (-abs(s - law.loc) / b - mpmath.log(2 * b) - ((t - law.shifts[branch]) / sig) ** 2 / 2
+            - mpmath.log(sig) - mpmath.log(2 * mpmath.pi) / 2)
+
+
+def _pieces(common, *locs):
+    """The s-pieces (u, v) between the sorted breakpoints {locs, thr}, u = −inf first and v = +inf last, each with
+    its branch (0: s ≤ thr, 1: s > thr)."""
+    thr = common[3]
+    cuts = sorted(set(locs) | {thr})
+    ends = [mpf("-inf")] + cuts + [mpf("inf")]
+    return [(u, v, 0 if v <= thr else 1) for u, v in zip(ends[:-1], ends[1:])]
+
+
+def _log_int_exp_linear(f, u, v, b):
+    """log ∫_u^v e^{f(s)} ds for f linear on [u, v] (an infinite end: slope ±1/b there, so the integral is b·e^{f}
+    at the finite end)."""
+    if mpmath.isinf(u) and mpmath.isinf(v):
+        raise ValueError("a piece needs one finite end")
+    if mpmath.isinf(u) or mpmath.isinf(v):
+        return mpmath.log(b) + f(v if mpmath.isinf(u) else u)
+    fu, fv = f(u), f(v)
+    d = abs(fv - fu)
+    width = mpmath.log(v - u) + max(fu, fv)
+    return width if d == 0 else width + mpmath.log(-mpmath.expm1(-d) / d)
+
+
+def _pair_log_moment(alpha, P, Q, common):
+    """log ∫∫ p^α q^{1−α} ds dt for two laws P, Q (closed form; see the section comment)."""
+    sigma1, sigma2, b, _ = common
+    sig = (sigma1, sigma2)
+    terms = []
+    for u, v, br in _pieces(common, P.loc, Q.loc):
+        f = lambda s: -(alpha * abs(s - P.loc) + (1 - alpha) * abs(s - Q.loc)) / b - mpmath.log(2 * b)
+        gauss = alpha * (alpha - 1) * (P.shifts[br] - Q.shifts[br]) ** 2 / (2 * sig[br] ** 2)
+        terms.append(_log_int_exp_linear(f, u, v, b) + gauss)
+    return logsumexp(terms)
+
+
+def _log_phi_diff(A, B):
+    """log(Φ(B) − Φ(A)), A < B, from the tail on the side where both lie (no cancellation of two numbers near 1)."""
+    if A >= 0:
+        return mpmath.log(mpmath.ncdf(-A) - mpmath.ncdf(-B))
+    return mpmath.log(mpmath.ncdf(B) - mpmath.ncdf(A))
+
+
+def _log_ratio_density(law0, law1, common):
+    """x ↦ log of the density of x = log(law1/law0)(s, t) under law0, and the list of Gaussian centres and widths
+    (c, κ) it is made of (for the quadrature's breakpoints)."""
+    sigma1, sigma2, b, _ = common
+    sig = (sigma1, sigma2)
+    parts, centres = [], []
+    for u, v, br in _pieces(common, law0.loc, law1.loc):
+        kappa = (law1.shifts[br] - law0.shifts[br]) / sig[br]
+        if kappa == 0:
+            raise ValueError("the two laws release with the same mean on a branch: log ℓ has atoms")
+        kappa = abs(kappa)
+        # on (u, v): log Lap(s; loc0, b) = a0 + a1·s and log ρ(s) = r0 + r1·s (ρ = Lap(s; loc1)/Lap(s; loc0))
+        mid = (u + v) / 2 if not (mpmath.isinf(u) or mpmath.isinf(v)) else (v - 1 if mpmath.isinf(u) else u + 1)
+        a1 = -mpmath.sign(mid - law0.loc) / b
+        a0 = -abs(mid - law0.loc) / b - mpmath.log(2 * b) - a1 * mid
+        r1 = (mpmath.sign(mid - law0.loc) - mpmath.sign(mid - law1.loc)) / b
+        r0 = (abs(mid - law0.loc) - abs(mid - law1.loc)) / b - r1 * mid
+        f = lambda s, a0=a0, a1=a1: a0 + a1 * s
+        if r1 == 0:
+            log_mass = _log_int_exp_linear(f, u, v, b)
+            parts.append(("atom", log_mass, r0 - kappa**2 / 2, kappa))
+            centres.append((r0 - kappa**2 / 2, kappa))
+        else:
+            parts.append(("smear", a0, a1, r0, r1, u, v, kappa))
+            centres += [(r0 + r1 * u - kappa**2 / 2, kappa), (r0 + r1 * v - kappa**2 / 2, kappa)]
+
+    log_norm = mpmath.log(2 * mpmath.pi) / 2
+    atoms = [(mpmath.exp(p[1] - mpmath.log(p[3]) - log_norm), p[2], p[3]) for p in parts if p[0] == "atom"]
+    smears = [p[1:] for p in parts if p[0] == "smear"]
+
+    def log_density(x):
+        total = mpf(0)
+        for weight, c, kappa in atoms:
+            total += weight * mpmath.exp(-((x - c) / kappa) ** 2 / 2)
+        for a0, a1, r0, r1, u, v, kappa in smears:
+            # ∫_u^v e^{a0 + a1 s} φ_κ(x − r0 − r1 s + κ²/2) ds: complete the square in s
+            c = x - r0 + kappa**2 / 2
+            s_star = (r1 * c + a1 * kappa**2) / r1**2
+            w = kappa / abs(r1)
+            total += mpmath.exp(a0 + a1 * c / r1 + (a1 * kappa / r1) ** 2 / 2 + _log_phi_diff((u - s_star) / w,
+                                                                                            (v - s_star) / w)) / abs(r1)
+        return mpmath.log(total)
+
+    return log_density, centres
+
+
+def _sub_log_moment_quad(beta, q, law0, law1, common):
+    """log E_{law0}[(1 − q + q·ℓ)^β] by quadrature over x = log ℓ (any real β). Bounds: (1 − q + qe^x)^β ≤
+    2^{|β|}(1 − q)^{−|β|}·max(1, e^{βx}) and each Gaussian part of the density, tilted by e^{βx}, is a Gaussian moved
+    by βκ², so beyond witness_truncation(·)·κ of the outermost (moved) centres the tails are negligible."""
+    log_density, centres = _log_ratio_density(law0, law1, common)
+    log_1mq = mpmath.log1p(-q)
+    cap = abs(beta) * (mpmath.log(2) - log_1mq)
+    half = witness_truncation(beta, cap)
+    kmax = max(k for _, k in centres)
+    moved = [c + max(beta, 0) * k**2 for c, k in centres]
+    points = [c for c, _ in centres] + moved
+    lo, hi = min(c for c, _ in centres) - half * kmax, max(moved) + half * kmax
+    x_star = log_1mq - mpmath.log(q)  # where qe^x = 1 − q
+    points += [lo, hi] + ([x_star] if lo < x_star < hi else [])
+
+    def log_f(x):
+        return log_density(x) + beta * (log_1mq + mpmath.log1p(q / (1 - q) * mpmath.exp(x)))
+
+    return witness_log_quad(log_f, [p for p in points if lo <= p <= hi], "ptr witness", kmax)
+
+
+def _sub_log_moment_binomial(n, q, law0, law1, common):
+    """log Σ_k C(n,k)(1−q)^{n−k} q^k E_{law0}[ℓ^k] (integer n ≥ 0), E_{law0}[ℓ^k] the pair moment of order k."""
+    terms = [mpmath.log(mpmath.binomial(n, k)) + (n - k) * mpmath.log1p(-q) + k * mpmath.log(q)
+             + (_pair_log_moment(mpf(k), law1, law0, common) if k > 1 else mpf(0)) for k in range(n + 1)]
+    return logsumexp(terms)
+
+
+def _lost_digits(alpha, sigmas, b):
+    """Digits by which M − 1 may fall below 1 (M − 1 ≳ α(α−1)·min(1/σ², 1/b²)/2): guard digits, a priori."""
+    alpha = to_mpf(alpha)
+    scale = max(max(0, 2 * mpmath.log10(to_mpf(x))) for x in (*sigmas, b))
+    return scale + sum(max(0, -mpmath.log10(abs(v))) for v in (alpha, alpha - 1) if v != 0)
+
+
+def _check(names_values):
+    for name, domain, value in names_values:
+        checked_param(name, domain, value)
+
+
+def _checked_pair_params(alpha, sigma1, sigma2, b, delta0, q=None):
+    witness_order(alpha)
+    _check([("sigma1", P_SIGMA1.domain, sigma1), ("sigma2", P_SIGMA2.domain, sigma2), ("b", P_B.domain, b),
+            ("delta0", P_DELTA0.domain, delta0)] + ([("q", P_Q.domain, q)] if q is not None else []))
+
+
+def _pair_moment(case, alpha, sigma1, sigma2, b, delta0):
+    _checked_pair_params(alpha, sigma1, sigma2, b, delta0)
+    if to_mpf(alpha) in (0, 1):
+        return mpf(0)  # E_Q[1] = E_Q[p/q] = 1 (the laws are mutually absolutely continuous)
+
+    def compute():
+        law0, law1, common = _mp_laws(case, sigma1, sigma2, b, delta0)
+        return _pair_log_moment(to_mpf(alpha), law0, law1, common)  # P = law on S, Q = law on S'
+
+    return witness_guarded(compute, f"ptr.thm4_3.case{case} witness", _lost_digits(alpha, (sigma1, sigma2), b))
+
+
+def _sub_moment(case, beta_of, alpha, q, sigma1, sigma2, b, delta0):
+    _checked_pair_params(alpha, sigma1, sigma2, b, delta0, q)
+    if to_mpf(alpha) in (0, 1):
+        return mpf(0)  # E_Q[1] = E_Q[p/q] = 1 (the laws are mutually absolutely continuous)
+
+    def compute():
+        law0, law1, common = _mp_laws(case, sigma1, sigma2, b, delta0)
+        beta, qq = beta_of(to_mpf(alpha)), to_mpf(q)
+        if beta == int(beta) and 0 <= beta <= BINOMIAL_MAX:
+            return _sub_log_moment_binomial(int(beta), qq, law0, law1, common)
+        return _sub_log_moment_quad(beta, qq, law0, law1, common)
+
+    lost = _lost_digits(alpha, (sigma1, sigma2), b) + 2 * max(0, -mpmath.log10(to_mpf(q)))
+    return witness_guarded(compute, f"ptr.thm4_4.case{case} witness", lost)
 
 
 def _case2_sub_log_moment(beta, q, sigma1, b):
-    """ln E_{μ0}[(μ/μ0)^β] for the Case-2 per-T pair. With t normalised to shift 1/σ1 in both branches,
-    μ/μ0 = 1 − q + q·ρ(s)·λ(t) (ρ, λ the Laplace and Gaussian likelihood ratios, independent under μ0), so
-
-        E = E_{s~Lap(0,b)}[r(s)^β G_β(A(s), σ1)],   r = 1−q+qρ, A = qρ/r          (integer β ≥ 0: binomial G)
-          = E_{t~N(0,σ1²)}[(1−q+qλ(t))^β R_{q̃(t)}^(β)],  q̃ = qλ/(1−q+qλ)          (other β: ₂F₁ form of R)."""
-    if beta >= 0 and beta == int(beta):
-        def g(rho):
-            r = 1 - q + q * rho
-            return mpmath.exp(beta * mpmath.log(r) + gaussian_mixture_log_moment(beta, q * rho / r, sigma1))
-        return mpmath.log(ratio_expectation(g, b))
-
-    def integrand(z):
-        lam = mpmath.exp(z / sigma1 - 1 / (2 * sigma1**2))
-        c = 1 - q + q * lam
-        return mpmath.npdf(z) * c**beta * rq_hyp2f1(beta, q * lam / c, b)
-
-    L = _truncation(beta, q, sigma1)
-    return mpmath.log(mpmath.quad(integrand, [-L, 0, L]))
+    """ln E_{μ0}[(μ/μ0)^β] of the Case-2 per-subset pair: it depends on σ1 and b only (both branches have the
+    normalised shift 1/σ1), so σ2 = σ1 and δ0 = 1/4 stand in for the others."""
+    return _sub_moment(2, lambda a: a, beta, q, sigma1, sigma1, b, mpf(1) / 4)
 
 
 def case1_fwd_log_moment(alpha, q, sigma1, sigma2, b, delta0):
-    """ln E_{μ0}[(μ/μ0)^α] = ln[(1−δ0) G_α(q,σ1) + δ0 G_α(q,σ2)] (notes §3.4)."""
-    return _case1_sub_log_moment(mpf(alpha), mpf(q), mpf(sigma1), mpf(sigma2), mpf(delta0))
+    """ln E_{μ0}[(μ/μ0)^α], μ = (1−q)μ0 + qμ1, Case-1 laws (section comment: binomial sum or quadrature)."""
+    return _sub_moment(1, lambda a: a, alpha, q, sigma1, sigma2, b, delta0)
 
 
 def case1_rev_log_moment(alpha, q, sigma1, sigma2, b, delta0):
-    """ln E_{μ}[(μ0/μ)^α] = ln E_{μ0}[(μ/μ0)^{1−α}] = ln[(1−δ0) G_{1−α}(q,σ1) + δ0 G_{1−α}(q,σ2)]."""
-    return _case1_sub_log_moment(1 - mpf(alpha), mpf(q), mpf(sigma1), mpf(sigma2), mpf(delta0))
+    """ln E_{μ}[(μ0/μ)^α] = ln E_{μ0}[(μ/μ0)^{1−α}], Case-1 laws."""
+    return _sub_moment(1, lambda a: 1 - a, alpha, q, sigma1, sigma2, b, delta0)
 
 
 def case2_fwd_log_moment(alpha, q, sigma1, sigma2, b, delta0):
-    """ln E_{μ0}[(μ/μ0)^α] for the Case-2 per-T pair (notes §3.4)."""
-    return _case2_sub_log_moment(mpf(alpha), mpf(q), mpf(sigma1), mpf(b))
+    """ln E_{μ0}[(μ/μ0)^α] for the Case-2 per-subset pair."""
+    return _sub_moment(2, lambda a: a, alpha, q, sigma1, sigma2, b, delta0)
 
 
 def case2_rev_log_moment(alpha, q, sigma1, sigma2, b, delta0):
-    """ln E_{μ}[(μ0/μ)^α] = ln E_{μ0}[(μ/μ0)^{1−α}] for the Case-2 per-T pair (notes §3.4)."""
-    return _case2_sub_log_moment(1 - mpf(alpha), mpf(q), mpf(sigma1), mpf(b))
+    """ln E_{μ}[(μ0/μ)^α] = ln E_{μ0}[(μ/μ0)^{1−α}] for the Case-2 per-subset pair."""
+    return _sub_moment(2, lambda a: 1 - a, alpha, q, sigma1, sigma2, b, delta0)
 
 
 def thm4_3_case1_log_moment(alpha, sigma1, sigma2, b, delta0):
-    """ln E_Q[(p/q)^α] = ln[(1−δ0)e^{α(α−1)/(2σ1²)} + δ0 e^{α(α−1)/(2σ2²)}] = (α−1)·T1(α) (appendix eq. (24))."""
-    return case1_log_moment(mpf(alpha), mpf(sigma1), mpf(sigma2), mpf(delta0))
+    """ln E_Q[(p/q)^α] of the Case-1 pair in closed form from the laws (equals (α−1)·T1(α), appendix eq. (24))."""
+    return _pair_moment(1, alpha, sigma1, sigma2, b, delta0)
 
 
 def thm4_3_case2_log_moment(alpha, sigma1, sigma2, b, delta0):
-    """ln E_Q[(p/q)^α] = α(α−1)/(2σ1²) + (α−1)ε_R-Lap^(b)(α) = (α−1)·T2(α) (appendix eq. (32), with equality)."""
-    alpha = mpf(alpha)
-    return alpha * (alpha - 1) / (2 * mpf(sigma1) ** 2) + laplace_log_moment(alpha, mpf(b))
+    """ln E_Q[(p/q)^α] of the Case-2 pair in closed form from the laws (equals (α−1)·T2(α), appendix eq. (32)
+    with equality)."""
+    return _pair_moment(2, alpha, sigma1, sigma2, b, delta0)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -360,3 +360,20 @@ def test_tradeoff_profile_of_a_steep_eps_delta_curve():
         x = (1 - d0) / (1 + mpmath.exp(e0))
         expected = 1 - mpmath.exp(-e0) * (1 - d0 - x) - mpmath.e * x
     assert abs(value / expected - 1) < mpf(10) ** -45
+
+
+def test_fast_gaussian_rdp_does_not_overflow_two_sigma():
+    """α/(2σ)/σ overflowed 2σ for σ > 9e307 and returned 0.0 where the value is a (subnormal) double: at
+    α = 1.8e307, σ = 1e308 the RDP is 9e-310 — and the Mironov conversion at σ = 1e308 then fell below its true
+    minimum (4.38e-306 vs 4.85e-305, found by the edge search). The q = 1 branch of fast.sgm_rdp had the same σ²."""
+    import torch
+
+    from dpspec import fast
+
+    a, s = 1.8e307, 1e308
+    want = float(mpmath.mpf(a) / (2 * mpmath.mpf(s) ** 2))
+    for got in (fast.gaussian_rdp(a, s), fast.sgm_rdp(a, 1.0, s)):
+        assert float(got) > 0 and abs(float(got) - want) <= 1e-3 * want, (float(got), want)
+    assert float(fast.gaussian_rdp(1e308, 1e300)) == pytest.approx(5e-293, rel=1e-12)
+    assert float(fast.sgm_rdp(1e308, 1.0, 1e300)) == pytest.approx(5e-293, rel=1e-12)
+    assert math.isinf(float(fast.gaussian_rdp(2.0, torch.tensor(1e-200, dtype=torch.float64))))

@@ -8,7 +8,11 @@ the noise calibration (fast/accountant.py ``calibrate_sigma``). Each test pins a
 * a curve failing inside the search gave an error message of hundreds of characters;
 * the fast search evaluated the curve at 443 orders per call (now at most 127);
 * calibrate_sigma returned its lower bracket end 0.05 when that already met the target, accepted rtol = nan and
-  looped forever at rtol ≤ 0.
+  looped forever at rtol ≤ 0;
+* (issue 13) the fast order ladder stopped at α − 1 = 1e300 (9000× the Mironov minimum at σ = 1e308); the fast δ
+  search was extended after δ had underflowed to 0.0 (and the fast SGM refused there); the reference evaluated the
+  curve 43–102 times per conversion (a 29-point grid first, Brent even below the δ floor); and
+  base.tradeoff_profile (reference/base/fdp.py) never answered for G_μ at μ = 1e308.
 """
 import contextlib
 import math
@@ -18,7 +22,7 @@ import signal
 import mpmath
 import pytest
 import torch
-from mpmath import mpf
+from mpmath import mp, mpf
 
 from _helpers import relative_error as rel, working_precision
 from dpspec.fast import accountant as fast_accountant
@@ -211,7 +215,7 @@ def test_the_fast_search_evaluates_a_bounded_number_of_orders():
         acc.get_epsilon(1e-5)
     finally:
         fast_accountant.Accountant._composed = original
-    assert sum(evaluated) <= len(fast_accountant.GRID) + 88  # main: 422
+    assert sum(evaluated) <= len(fast_accountant.GRID) + 89  # the bound in fast/conversion.py
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -254,3 +258,153 @@ def test_calibrate_sigma_bisection_is_bounded(monkeypatch):
     # ε(σ_hi), ε(σ_lo), then at most ⌈log2(log(1e9)/log1p(5e-15))⌉ + 1 = 54 bisection steps
     assert len(calls) <= 2 + math.ceil(math.log2(math.log(1e9) / math.log1p(5e-15))) + 1
     assert bool((original(sigma, 1.0, 10, 1e-5) <= torch.tensor([0.5, 3.0])).all())
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# issue 13: orders near the float64 maximum, work bounded at the edges (conversions and the f-DP profile)
+
+
+def test_fast_mironov_reaches_orders_near_the_float_max():
+    # Mironov 2017 Prop. 3 with the Gaussian curve α/(2σ²) (Prop. 7): the minimum over α of T·α/(2σ²) + L/(α − 1),
+    # L = log(1/δ), is at α − 1 = σ·√(2L/T) (1.8e307 here), value T/(2σ²) + √(2TL)/σ. main's fast ladder stopped at
+    # α − 1 = 1e300 and returned 4.4e-298, 9000× the minimum 4.85e-305 (the reference had it right). The curve is
+    # written α/2/σ/σ here: fast/base/gaussian.py forms 2σ first, which overflows for σ > 9e307 (reported separately).
+    sigma, delta, steps = 1e308, 4.577012359465054e-191, 26822
+    want = steps / (2 * mpf(sigma) ** 2) + mpmath.sqrt(2 * steps * -mpmath.log(mpf(delta))) / sigma
+    got = fast.rdp_to_dp_mironov(lambda a: a / 2 / sigma / sigma, delta, steps)
+    assert rel(got.item(), float(want)) < 1e-12
+    value = ref.rdp_to_dp_mironov(catalogue.curve("base.gaussian_rdp", sigma=sigma), delta, steps)
+    assert rel(value, want) < 1e-13
+
+
+def test_fast_delta_is_not_extended_once_it_underflows():
+    # base.rdp_to_delta curve=base.sgm_rdp q=5e-324 sigma=1e200 eps=1 steps=2**53-1: log δ ≈ −1e4 at the top of the
+    # grid already (δ = 0.0 in float64), yet main extended the search to α = 1e256, where the fast SGM refuses
+    # (PrecisionError: beyond 2^40 standard deviations); the reference answers 2.0e-804.
+    sgm = rdp_curve("base.sgm_rdp", q=5e-324, sigma=1e200)
+    assert fast.rdp_to_delta(sgm, 1.0, 2**53 - 1).item() == 0.0
+    seen = []
+
+    def capped(a):  # a tiny curve that refuses above α = 1e5, as the fast SGM does far out
+        seen.append(float(a.max()))
+        if bool((a > 1e5).any()):
+            raise PrecisionError("planted: out of reach")
+        return a * 1e-300
+
+    assert fast.rdp_to_delta(capped, 1.0, 3).item() == 0.0 and max(seen) <= 1 + 1e4
+    with pytest.raises(PrecisionError):  # the ε objectives still extend (their value is not settled there)
+        fast.rdp_to_dp(capped, 1e-5, 3)
+
+
+def _counting(curve):
+    calls = []
+
+    def counted(a):
+        calls.append(a)
+        return curve(a)
+
+    counted.statement_id, counted.params = curve.statement_id, curve.params
+    return counted, calls
+
+
+def test_reference_delta_below_the_floor_takes_one_search_evaluation():
+    # δ(ε) below 10^LOG10_DELTA_FLOOR is certified by any one order (δ ≥ 0): the floor probe finds one at once. main
+    # evaluated the 29-point grid and ran Brent first (80 s with the SGM curve of the first case above).
+    curve, calls = _counting(catalogue.curve("base.gaussian_rdp", sigma=10**6))
+    value = ref.rdp_to_delta(curve, 1, 1)
+    assert 0 < value < mpf(10) ** ref.LOG10_DELTA_FLOOR
+    assert len(calls) <= 4  # the probe, ε(∞) for the pure-DP test, α* at the two self-check precisions
+    # pure ε-DP (T·ε(∞) ≤ ε) is still δ = 0 exactly when the probe settles the search
+    assert ref.rdp_to_delta(catalogue.curve("base.laplace_rdp", b=10**6), 1, 3) == 0
+    # a curve failing at the probe's order (here α ≈ 1.8e7) only loses the probe
+    g = catalogue.curve("base.gaussian_rdp", sigma=1)
+
+    def capped(a):
+        if a > 10**6:
+            raise PrecisionError("planted: out of reach")
+        return g(a)
+
+    assert rel(ref.rdp_to_delta(capped, "1e-4", 1), ref.rdp_to_delta(g, "1e-4", 1)) < 1e-11
+
+
+@pytest.mark.parametrize("objective, sid, params, target, steps, most", [
+    ("bbg", "base.gaussian_rdp", {"sigma": "0.7"}, "1e-5", 100, 26),  # main: 43
+    ("mironov", "base.gaussian_rdp", {"sigma": "1e5"}, "1e-240", 1, 30),  # main: 58
+    ("delta", "base.laplace_rdp", {"b": 4}, "0.5", 3, 27),  # main: 45
+])
+def test_reference_search_evaluates_few_orders(objective, sid, params, target, steps, most):
+    # every curve evaluation of an expensive curve (the reference SGM at a fractional α above 1e4: ~2 s) counts:
+    # base.rdp_to_dp curve=base.sgm_rdp q=1.6e-5 sigma=100 delta=1.5e-86 steps=1e6 took 53 evaluations on main
+    ref._minimise.cache_clear()
+    curve, calls = _counting(catalogue.curve(sid, **params))
+    REFERENCE[objective](curve, target, steps)
+    assert len(calls) <= most
+
+
+def test_tradeoff_profile_at_a_huge_mu_answers_at_once():
+    # G_μ at μ = 1e308 falls from 1 to ~0 within x ≈ e^{−μ²/2}: main's golden-section certificate failed at every
+    # precision up to 1000 digits (minutes). δ(ε) = sup_x 1 − f(x) − e^ε x is 1 − f(0+) up to e^ε·x there:
+    # 1 for G_μ, 1 − p = 0.5 for its subsampled C_p(G_μ) (f_p(0+) = 1 − p).
+    profile = catalogue.get("base.tradeoff_profile")
+    with deadline(60):
+        g = profile.evaluate(dps=30, curve=catalogue.curve("base.gdp_tradeoff", mu="1e308"), eps=1).value
+        c = profile.evaluate(dps=30, curve=catalogue.curve("base.gdp_subsampled", p="0.5", mu="1e308"), eps=1).value
+    assert 1 - g < mpf(10) ** -30 and g <= 1
+    assert abs(c - mpf("0.5")) < mpf(10) ** -30
+    # an ordinary point keeps its value (the quick certificate applies only when g(x1) ≥ 1/4 and falls after x1)
+    mid = profile.evaluate(dps=30, curve=catalogue.curve("base.gdp_tradeoff", mu=1), eps=1).value
+    closed = catalogue.get("base.gdp_profile").evaluate(dps=30, eps=1, mu=1).value  # DRS Cor. 2.13
+    assert rel(mid, closed) < 1e-28
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# issue 13 (H9): conversions with SGM curves at extreme points took 20–75 s or were refused
+
+
+def test_delta_curve_free_tail_bound_holds():
+    # log δ(α) ≥ −v0·ε + v0·log v0 − (1 + v0)·log(1 + v0) for every α − 1 ≤ v0 ≤ 1/e and every curve (ε(α) ≥ 0):
+    # checked against the objective with the smallest curve (ε(α) = 0) on a grid below v0
+    with mp.workdps(ref.SEARCH_DPS):
+        for eps in (mpf(0), mpf("0.001"), mpf(1), mpf(50)):
+            search = ref._Search("delta", None, 1, eps)
+            for s0 in (-40, -20, -5, -1.5):
+                bound = search._curve_free(mpmath.exp(s0))
+                for k in range(60):
+                    v = mpmath.exp(s0 - mpf(k) / 4)
+                    assert ref._objective("delta", mpf(0), v, eps)[0] >= bound
+            assert search._curve_free(mpf("0.5")) == -mpmath.inf  # beyond 1/e: no bound
+
+
+@pytest.mark.parametrize("q, sigma, eps, most", [
+    ("0.999", "1e-06", "0.001", 16),  # main: refused after 74 s (tail below alpha - 1 = 1e-20 not certified)
+    ("0.9753434683218764", "0.05", "1", 16),  # main: 50 evaluations, > 20 s
+])
+def test_delta_capped_at_one_is_certified_at_once(q, sigma, eps, most):
+    # ε(α) ≈ q/(2σ²) near α = 1, so log δ(α) > 0 except at α − 1 below ~e^{−ε(1)}: δ = min(1, ·) = 1. The curve-free
+    # tail bound (ε(α) ≥ 0) certifies the tail α → 1 in one jump, and no Brent is run where the value is the cap.
+    ref._minimise.cache_clear()
+    curve, calls = _counting(catalogue.curve("base.sgm_rdp", q=q, sigma=sigma))
+    with deadline(20):
+        value = ref.rdp_to_delta(curve, eps, 1)
+    assert value == 1
+    assert len(calls) <= most
+    # brute force: no order on a fine grid in log(α − 1) gives δ below 1 by more than the certificate's 1e-12
+    with mp.workdps(ref.SEARCH_DPS):
+        for s in (-40, -20, -4):
+            v = mpmath.exp(mpf(s))
+            log_delta = ref._objective("delta", curve(1 + v), v, mpf(eps))[0]
+            assert log_delta >= -mpf(10) ** -12
+
+
+def test_tiny_q_sgm_conversion_answers_quickly():
+    # main: 34 s (every order a quadrature at q = 1e-200); now the tiny-q closed form of base.sgm_rdp. The value is
+    # the objective at the order found, so no order may give less (to the certified tolerance)
+    ref._minimise.cache_clear()
+    curve = catalogue.curve("base.sgm_rdp", q="1e-200", sigma="0.9590308538660799")
+    delta, steps = mpf("7.87458090855576e-172"), 10**6
+    with deadline(30):
+        value, alpha = ref.rdp_to_dp_order(curve, delta, steps)
+    assert 0 < value < 1
+    with mp.workdps(30):
+        for a in (alpha * (1 - mpf(10) ** -6), alpha * (1 + mpf(10) ** -6)):
+            assert ref.dp_at_order(steps * curve(a), a, delta) >= value * (1 - mpf(10) ** -11)

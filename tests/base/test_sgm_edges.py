@@ -141,7 +141,9 @@ def test_extreme_grid_is_never_nan_and_batches_like_single_points(direction):
     eps = fast_sgm.sgm_rdp(a, q, s, direction=direction)
     assert not torch.isnan(eps).any() and (eps >= 0).all()
     gauss = q == 1
-    assert torch.equal(eps[gauss], a[gauss] / (2 * s[gauss] ** 2))
+    # q = 1 is the Gaussian mechanism, α/(2σ²), formed as ((α/2)/σ)/σ so that neither σ² nor 2σ overflows
+    # (fast.gaussian_rdp; at σ = 1e300 the value is still a double where α/(2σ²) gave 0.0)
+    assert torch.equal(eps[gauss], a[gauss] / 2 / s[gauss] / s[gauss])
     for i in (0, 37, 101, len(grid) - 1):  # a batch element does not depend on the rest of the batch
         assert eps[i].item() == fast(*grid[i], direction) or (math.isinf(eps[i].item()) and math.isinf(fast(*grid[i], direction)))
 
@@ -260,3 +262,46 @@ def test_float16_inputs(direction):
     q, s = float(q16), float(s16)  # 0.01000213623046875, 0.7998046875: the float16 values, exactly
     assert rel(out[0].item(), ref_sgm.sgm_rdp(4, q, s, direction=direction)) < 1e-12
     assert rel(out[1].item(), independent_rdp(2.5, q, s, direction)) < 1e-11
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# issue 13 (H9): at tiny q every order went through a quadrature (~0.5–1 s each), so a conversion with
+# curve=base.sgm_rdp q=1e-200 took 20–35 s; the leading term β(β−1)/2·q²(e^{1/σ²} − 1) with its proven remainder
+# bound (_closed_small_q) answers in O(1)
+
+
+@pytest.mark.parametrize("beta, q, sigma", [(2, "1e-60", 3), (7, "1e-55", "0.8"), (50, "1e-100", "0.9"),
+                                            (3, "1e-200", "0.9590308538660799")])
+def test_tiny_q_closed_form_is_the_binomial_sum(beta, q, sigma):
+    with mp.workdps(40):
+        q, sigma = mpf(q), mpf(sigma)
+        closed = ref_sgm._closed_small_q(mpf(beta), q, sigma)
+        assert closed is not None
+        exact = mpmath.log(mpmath.fsum(ref_sgm._binomial_excess_terms(beta, q, sigma)))
+        assert abs(closed - exact) <= abs(exact) * mpf(10) ** -38
+
+
+@pytest.mark.parametrize("beta", ["3.5", "-2.5", "1.5", "40.5"])
+def test_tiny_q_closed_form_matches_the_psi_quadrature(beta):
+    with mp.workdps(30):
+        q, sigma = mpf("1e-60"), mpf("0.9")
+        closed = ref_sgm._closed_small_q(mpf(beta), q, sigma)
+        assert closed is not None
+        with mp.workdps(45):
+            quad = ref_sgm.log_excess_quad(mpf(beta), q, sigma)
+        assert abs(closed - quad) <= abs(quad) * mpf(10) ** -29
+
+
+def test_tiny_q_closed_form_refuses_where_its_remainder_is_not_small():
+    with mp.workdps(30):
+        # q = 1e-8, σ = 1000: the remainder bound is ~1e-2·α relative, far above 10^-40
+        assert ref_sgm._closed_small_q(mpf("2.5"), mpf("1e-8"), mpf(1000)) is None
+        assert ref_sgm._closed_small_q(mpf("2.5"), mpf("0.01"), mpf(1)) is None
+
+
+def test_tiny_q_orders_answer_at_once():
+    with within(10):
+        for alpha in ("847.067", "12480.7", "2038.45", "1.5"):
+            for direction in ("remove", "add", "max"):
+                value = ref_sgm.sgm_rdp(alpha, "1e-200", "0.9590308538660799", direction)
+                assert 0 < value < mpmath.inf  # ~1e-398 below the cliff near α ≈ 850, far larger above it

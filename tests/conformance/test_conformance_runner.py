@@ -114,7 +114,10 @@ def test_json_and_markdown_reports(tmp_path):
     md = report.write_markdown(result, tmp_path / "rep")
     text = md.read_text()
     assert "test.gaussian_understated" in text and "## Failures" in text and "![" in text
-    assert any(p.suffix == ".png" for p in (tmp_path / "rep").iterdir())
+    # one figure per statement family (text prefix × kind of value), each statement a panel of it
+    assert {p.name for p in (tmp_path / "rep").iterdir() if p.suffix == ".png"} == {
+        "family_base_rdp_eps.png", "family_test_rdp_eps.png"}
+    assert "### base: RDP curves ε(α)" in text
 
 
 @settings(max_examples=50, derandomize=True, deadline=None)

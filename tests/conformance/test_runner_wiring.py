@@ -36,3 +36,20 @@ def test_full_mode_runs_the_edge_search_and_keeps_timings_out():
     text = json.dumps(edge[0].to_json() if hasattr(edge[0], "to_json") else edge[0].__dict__, default=str)
     assert "seconds" not in text and "slowest" not in text
     assert runner.FULL.edge_examples > 0 and runner.QUICK.edge_examples == 0
+
+
+def test_an_exact_moment_that_cannot_be_computed_is_reported_not_raised():
+    """A witness whose exact moment fails at a point (a quadrature PrecisionError: seen for the Thm 4.4 reverse
+    witness outside the theorem's conditions) must not abort the statement's checks: the exact check is reported as
+    not made, with the reason, and decides nothing."""
+    from dpspec.reference.errors import PrecisionError
+
+    def failing(alpha, **params):
+        raise PrecisionError("quadrature error 1.0e-18 on 0.3133")
+
+    c = runner._exact_check(failing, 4, {"sigma": 1.0}, 2.0, 1, {"alpha": 4}, "upper", {}, runner.QUICK)
+    assert c.ok is None and not c.statistical and not c.failed
+    assert c.name == "rdp-exact" and "not made" in c.message and "PrecisionError" in c.message
+    good = runner._exact_check(lambda alpha, sigma: alpha * (alpha - 1) / (2 * sigma ** 2), 4, {"sigma": 1.0}, 2.0, 1,
+                               {"alpha": 4}, "exact", {}, runner.QUICK)
+    assert good.ok is True

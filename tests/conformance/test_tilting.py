@@ -316,8 +316,9 @@ def test_profile_down_to_1e10(pair, params, delta_fn):
     assert iv.p_above(0.95 * truth) < (1 - CONF) / 2
 
 
-def test_catalogue_witnesses_match_their_builtin_families():
-    """The BUILTIN declarations for base.gaussian, base.sgm and base.laplace pass the per-draw density check."""
+def test_catalogue_witnesses_match_their_declared_families():
+    """The tilt families declared in the registrations of base.gaussian, base.sgm and base.laplace pass the
+    per-draw density check."""
     iv = tilting.rdp_moment_interval("base.gaussian", {"sigma": 1.5}, 8, n=2000, seed=0)
     assert iv.lo <= float(gaussian_rdp(8, 1.5)) <= iv.hi
     iv = tilting.profile_interval("base.sgm", {"q": 0.1, "sigma": 1.0, "direction": "remove"}, 1.0, n=2000, seed=0)

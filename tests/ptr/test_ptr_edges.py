@@ -204,12 +204,15 @@ def test_thm4_4_reference_next_to_alpha_one():
 @pytest.mark.parametrize("beta", [1e308, -1e300])
 def test_rq_reference_refuses_huge_orders_in_one_short_line(sid, beta):
     """β = 1e308: a self-check failure hundreds of digits long; β = −1e300 ran without end. Now a DomainError
-    naming beta and its range at this q, b; the fast path gives R = inf (R = e^{1.7e306}), not NaN."""
+    naming beta and its range at this q, b. The fast path refuses the same range with the same words (issue 13:
+    it answered inf, R = e^{1.7e306}, where the reference refuses; fast/ptr/rq.py, _check_reference_range)."""
     with pytest.raises(DomainError) as err:
         reference_value(sid, beta=beta, q=0.01, b=1)
     message = str(err.value)
     assert message.startswith("beta=") and "\n" not in message and len(message) < 250 and "≤" in message
-    assert _fast(catalogue.get(sid).fast_function()(beta=beta, q=0.01, b=1)) == math.inf
+    with pytest.raises(DomainError) as fast_err:
+        catalogue.get(sid).fast_function()(beta=beta, q=0.01, b=1)
+    assert str(fast_err.value) == message
 
 
 def test_rq_reference_keeps_r_minus_one_below_its_precision():
@@ -236,12 +239,16 @@ def test_fast_rq_at_tiny_b(b):
     assert relative_error(R.rq_tilde(2.0, 0.01, b), expected) <= 1e-13
 
 
-def test_rq_at_tiny_b_reference_refuses_and_fast_refuses_only_past_the_double_range():
-    """rq_tilde's reference returned 0.505 at b = 1e-300 (its quadrature missed the layer of width b at s = 0)."""
-    with pytest.raises(DomainError, match=r"^b="):
-        reference_value("ptr.rq_tilde", beta=2, q=0.01, b=1e-300)
-    with pytest.raises(DomainError, match=r"^b="):
-        R.rq(-1.0, 0.01, 1e-320)  # 2/b is not a double: NaN before
+def test_rq_at_tiny_b_both_paths_answer_orders_up_to_one_half():
+    """rq_tilde's reference returned 0.505 at b = 1e-300 (its quadrature missed the layer of width b at s = 0), then
+    refused every b < 2e-9 while the fast path answered (issue 13). Below b = 2e-9 an order ≤ ½ now has the proven
+    closed form c₋^order (reference/ptr/rq.py, beside _TINY_B_MAX_ORDER) in both paths, also where 2/b is not a
+    double (the fast quadrature gave NaN at b = 1e-320 before it refused there)."""
+    with mpmath.workdps(50):
+        expected = reference_value("ptr.rq_tilde", beta=2, q=0.01, b=1e-300)
+        assert abs(expected - 1 / (1 - mpf(0.01))) < mpf(10) ** -45  # c₋ = 1 − q + q·e^{−1e300}
+    assert relative_error(R.rq_tilde(2.0, 0.01, 1e-300), expected) <= 1e-15
+    assert relative_error(R.rq(-1.0, 0.01, 1e-320), reference_value("ptr.rq", beta=-1, q=0.01, b=1e-320)) <= 1e-15
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -383,3 +390,149 @@ def test_poisson_sample_edges_of_its_domain():
     gen = torch.Generator().manual_seed(0)
     assert poisson_sample(0, 0.5, gen).numel() == 0 and poisson_sample(5, 0.0, gen).numel() == 0
     assert torch.equal(poisson_sample(5.0, 1.0, gen), torch.arange(5))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 13, open edge findings of the PTR fast path (FINDINGS.md): each test failed on the code before its fix
+
+def test_zw19_with_a_zero_weight_and_an_infinite_curve_value_is_not_nan():
+    """q = 1 makes the weights (1−q)^{α−ℓ} of ℓ < α exactly 0 while ε(ℓ) = inf (Laplace b = 1e-323, 1/b overflows):
+    log w + log gain was −inf + inf = NaN (fast/base/zw19.py, log_excess); a zero weight now contributes 0. The
+    reference is ≈ 1e323, beyond the double range: inf agrees."""
+    from _helpers import curve_arg
+
+    curve = curve_arg("ptr.thm4_3", sigma1=100.0, sigma2=100.0, b=1e-323, delta0=1e-12)
+    for alpha in (5.0, 6.5):
+        fast, ref = assert_fast_matches_at("base.zw19_upper", alpha=alpha, q=1.0, curve=curve)
+        assert _fast(fast) == math.inf and ref > mpf("1e322")
+    fast_curve = curve.fast()
+    from dpspec.fast.base.zw19 import zw19_lower, zw19_upper
+
+    assert _fast(zw19_upper(10000.0, 1.0, fast_curve)) == math.inf  # the issue's point (α = 1e4)
+    assert _fast(zw19_lower(10000.0, 1.0, fast_curve)) == math.inf
+    # a zero weight next to a finite gain still adds nothing: q = 1 is the curve itself at integer α
+    finite = curve_arg("ptr.thm4_3", sigma1=100.0, sigma2=100.0, b=2.0, delta0=1e-12)
+    assert_fast_matches_at("base.zw19_lower", alpha=7.0, q=1.0, curve=finite)
+
+
+def test_thm4_3_general_with_subnormal_tau_and_sigma2_is_inf_not_nan():
+    """τ²/σ2² was 0/0 = NaN at τ = 5e-324, σ2 = 1e-323 (both squares underflow); (τ/σ2)² = 0.25. The value is
+    ≈ 5e645 (T1 with 1/σ2² = 1e646), inf in doubles."""
+    point = dict(alpha=1.0000000000000007, sigma1=1e-06, sigma2=1e-323, tau=5e-324, b=1.0000000000000002,
+                 delta0=0.0018223676841534625)
+    fast, ref = assert_fast_matches_at("ptr.thm4_3_general", **point)
+    assert _fast(fast) == math.inf and ref > mpf("1e645")
+    # τ = σ2 = 1e-170: τ² and σ2² underflow to 0 (NaN before); the value ≈ 1e340 (1/σ2²) is inf in doubles
+    fast, ref = assert_fast_matches_at("ptr.thm4_3_general", alpha=2.0, sigma1=1.0, sigma2=1e-170, tau=1e-170,
+                                       b=1.0, delta0=1e-8)
+    assert _fast(fast) == math.inf and ref > mpf("1e339")
+
+
+def test_classical_gaussian_condition_below_the_reciprocal_range_of_delta():
+    """1.25/δ overflowed for δ < 7e-309, so ε_N = inf and the fast path refused (ConditionError) where
+    ε_N = √(2 ln(1.25/δ))/σ1 = 3.8e-5 (ln 1.25 − ln δ now, fast/ptr/bounds.py, _classical_gaussian_eps)."""
+    assert_fast_matches_at("ptr.thm4_2", b=3.5656618625895735, sigma1=1e6, delta0=1e-300, delta=1e-310)
+    assert_fast_matches_at("ptr.fig3_direct", steps=100, q=0.01, sigma1=1e6, b=3.5, delta0=1e-300,
+                           delta_gauss=1.5e-323, delta_slack=1e-6, gaussian="classical")
+    # where ε_N ≥ 1 both still refuse (σ1 = 1: ε_N = √(2·(ln 1.25 + 713.8)) = 37.8)
+    for sid, point in (("ptr.thm4_2", dict(b=1.0, sigma1=1.0, delta0=1e-8, delta=1e-310)),
+                       ("ptr.fig3_direct", dict(steps=10, q=0.01, sigma1=1.0, b=1.0, delta0=1e-8,
+                                                delta_gauss=1e-320, delta_slack=1e-6))):
+        with pytest.raises(ConditionError):
+            reference_value(sid, **point)
+        with pytest.raises(ConditionError):
+            catalogue.get(sid).fast_function()(**point)
+
+
+def test_zw19_lower_condition_is_decided_without_the_common_term():
+    """T1(ℓ) and T2(ℓ) are both ℓ/(2σ1²) plus corrections below 1e-300 at σ2 = 1e300, b = 1e200, δ0 = 1e-300: the
+    fast path compared the rounded terms and refused case2_dominates at ℓ = 2 (an ulp of T1), while σ2 ≥ σ1 makes
+    T1 ≤ ℓ/(2σ1²) < T2 exactly. Now L = (ℓ−1)ε_Lap(ℓ) is compared with D = log1p(δ0·expm1(c − a)) in log space."""
+    issue = dict(q=0.5, sigma1=8.0, sigma2=1e300, b=1e200, delta0=1e-300)
+    assert_fast_matches_at("ptr.zw19_lower", alpha=2.5, **issue)
+    fast = F.zw19_lower(alpha=2666.058445421417, **issue)  # the issue's point; reference 20.1347177266893755
+    assert relative_error(fast, mpf("20.134717726689375537444400080432")) <= 1e-13
+
+
+def _dominates_fast(n, s1, s2, b, d0) -> bool:
+    t = [torch.tensor([float(v)], dtype=torch.float64) for v in (n, s1, s2, b, d0)]
+    return bool(F._case2_dominates(*t))
+
+
+def test_case2_dominates_agrees_with_the_exact_reference_decision_at_extremes():
+    """The fast condition of ptr.zw19_lower against the reference's exact one (reference/ptr/thm4_3.py,
+    case2_dominates_at: D ≤ L with the precision raised until the sign is certain) on a grid of extreme values.
+    At ℓ = 2, σ1 = 1e150, σ2 = 100, b = 1e200, δ0 = 5e-324, T1 − T2 = 5e-328 > 0 is 28 digits below T1: the condition
+    fails, and comparing the rounded float terms (the old fast path) said it holds. At σ2 = 1e100, b = 1e300,
+    δ0 = 1e-200 the gap is 100 digits below T1, beyond the 50 digits of comparing the reference's T1 and T2."""
+    from dpspec.reference.ptr.thm4_3 import case2_dominates_at
+
+    for point in ((2, 1e150, 100.0, 1e200, 5e-324), (2, 1e150, 1e100, 1e300, 1e-200)):
+        assert not case2_dominates_at(*point) and not _dominates_fast(*point)
+    assert case2_dominates_at(2, 8.0, 1e300, 1e200, 1e-300) and _dominates_fast(2, 8.0, 1e300, 1e200, 1e-300)
+    values = [1e-300, 0.05, 1.0, 8.0, 1e5, 1e150, 1e300]
+    disagree = [(n, s1, s2, b, d0) for n in (2, 7) for s1, s2 in itertools.product(values, values)
+                for b in (1e-300, 1.0, 1e200) for d0 in (5e-324, 1e-8, 0.5)
+                if _dominates_fast(n, s1, s2, b, d0) != all(case2_dominates_at(l, s1, s2, b, d0)
+                                                            for l in range(2, n + 1))]
+    assert not disagree, disagree[:5]
+
+
+@pytest.mark.parametrize("points", [[[1.0, math.nan], [0.5, 0.2]], [[math.inf]], torch.tensor([[0.1], [-math.inf]])])
+def test_catalogue_forms_of_thm5_1_and_safety_margin_refuse_non_finite_points(points):
+    """The fast ptr.thm5_1 / ptr.safety_margin answered for points with NaN or inf entries, which the reference's
+    Points domain refuses (fast/ptr/operators.py, _points_and_norms)."""
+    for sid, extra in (("ptr.thm5_1", dict(F=1, r=0, R=1.0)), ("ptr.safety_margin", dict(F=1, tau=0.5, R=1.0))):
+        with pytest.raises(DomainError, match=r"^points=") as ref_err:
+            reference_value(sid, points=points, **extra)
+        with pytest.raises(DomainError, match=r"^points=") as fast_err:
+            catalogue.get(sid).fast_function()(points=points, **extra)
+        domain_text = str(ref_err.value).split(" domain ")[-1]
+        assert "\n" not in str(fast_err.value) and str(fast_err.value).endswith(domain_text)
+    assert float(O.ls_tsum([[0.1, 0.2], [1.0, 0.0]], 1, 0, 1.0)) == 1.0  # finite points still answer
+
+
+def test_rq_tilde_refuses_where_the_reference_does_at_tiny_b():
+    """At β = −1 + 1e-16 (order 1 − β ≈ 2 > ½), q = 3.8e-6, b = 1e-200 the fast path answered inf while the reference
+    refuses b: now both refuse with the same words."""
+    point = dict(beta=-0.9999999999999999, q=3.8e-6, b=1e-200)
+    with pytest.raises(DomainError) as ref_err:
+        reference_value("ptr.rq_tilde", **point)
+    with pytest.raises(DomainError) as fast_err:
+        R.rq_tilde(**point)
+    assert str(fast_err.value) == str(ref_err.value) and str(ref_err.value).startswith("b=")
+
+
+@pytest.mark.parametrize("beta", [-3.0, 0.25, 0.5])
+def test_rq_closed_form_below_b_2e_9_continues_the_quadrature(beta):
+    """The closed form R = c₋^β (b < 2e-9, β ≤ ½) and the quadrature just above b = 2e-9 (fast mesh, and the
+    reference's tanh-sinh) agree: their difference is O(e^{−1/(2b)})."""
+    q = 0.3
+    expected = beta * math.log1p(-q)
+    assert abs(float(R.log_rq(beta, q, 2.1e-9)) - expected) <= 1e-13 * max(1.0, abs(expected))
+    assert abs(float(R.log_rq(beta, q, 1.9e-9)) - expected) <= 1e-15 * max(1.0, abs(expected))
+    assert_fast_matches_at("ptr.rq", beta=beta, q=q, b=1.9e-9)
+
+
+def test_reference_zw19_lower_condition_is_decided_exactly_where_t1_and_t2_round_equal():
+    """reference/ptr/blackbox.py case2_dominates compared the rounded T1 and T2; at σ1 = 1e150 both are a/(ℓ−1) plus
+    corrections 100 digits below it, so the 50-digit comparison called (E7's proviso) true where it fails (σ2 < σ1:
+    D = log1p(δ0·expm1(c − a)) > 0 = ... > L). It now refuses, as the fast path does."""
+    from dpspec.reference import catalogue
+    from dpspec.reference.errors import ConditionError
+
+    point = dict(alpha=2, q=0.5, sigma1=1e150, sigma2=1e100, b=1e300, delta0=1e-200)
+    with pytest.raises(ConditionError, match="case2_dominates"):
+        catalogue.get("ptr.zw19_lower").evaluate(**point)
+
+
+def test_rq_tilde_near_q_one_keeps_the_digits_of_a_small_r():
+    """fast log_r formed log1p(q·expm1(u)) everywhere: at q = 1 − 2.2e-16, u = −1/b = −20 the sum 1 + q·expm1(u)
+    ≈ 2e-9 kept only 7 digits, and R̃ at β = 8.2 (order −7.2) was 1.35e-7 too large (found by the agreement run).
+    Where r < ½ it is now logaddexp(log(1 − q), log q + u)."""
+    point = dict(beta=8.19568478311037, q=0.9999999999999998, b=0.05)
+    from dpspec.fast.ptr import rq as fast_rq
+
+    want = reference_value("ptr.rq_tilde", **point)
+    got = float(fast_rq.rq_tilde(**point))
+    assert relative_error(got, want) < 1e-12, (got, want)

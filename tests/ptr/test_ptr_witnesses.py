@@ -73,12 +73,12 @@ def test_subsampled_witnesses_are_lower_bound_witnesses_and_thm4_3_pairs_dominat
 
 
 def test_case2_fwd_moment_at_integer_order_matches_both_routes():
-    """Integer orders use the binomial Gaussian moment inside the Laplace integral; the ₂F₁ route (used for
+    """Integer orders use the binomial Gaussian moment inside the Laplace integral; the quadrature route (used for
     other orders) must agree with it."""
     from dpspec.reference.ptr import witnesses as W
 
     with mpmath.workdps(25):
         q, s1, b = mpf("0.05"), mpf(2), mpf(1)
         integer_route = W._case2_sub_log_moment(mpf(3), q, s1, b)
-        shifted = W._case2_sub_log_moment(mpf(3) + mpf(10) ** -30, q, s1, b)  # non-integer: the ₂F₁ route
+        shifted = W._case2_sub_log_moment(mpf(3) + mpf(10) ** -30, q, s1, b)  # non-integer: the quadrature route
         assert abs(integer_route - shifted) < mpf(10) ** -20

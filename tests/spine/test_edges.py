@@ -40,13 +40,12 @@ HANG_GUARD_S = 30.0  # an evaluation running this long is reported as a hang (he
 # cost the suite HANG_GUARD_S); a wrong answer is a strict xfail, so fixing it turns the test red until the entry
 # is removed here.
 _HANG = "hangs (> 30 s) at the edge of its declared domain"
-OPEN_FAST = {
-    "base.rdp_to_delta": ("hang", _HANG + ": curve=base.sgm_rdp q=5e-324 sigma=1e200 eps=1 steps=2**53-1"),
-    "base.rdp_to_dp": ("hang", _HANG + ": curve=base.sgm_rdp q=1.6e-5 sigma=100 delta=1.5e-86 steps=1e6"),
-    "base.rdp_to_dp_mironov": ("hang", _HANG + ": curve=base.sgm_rdp q=9.5e-4 sigma=1e6 delta=1e-5 steps=1e15"),
-    "ptr.rq_tilde": ("strict", "fast answers inf where the reference refuses b=1e-200 (below its quadrature range "
-                               "b ≥ 2e-9) at beta=-1+1e-16 q=3.8e-6"),
-}
+# None open. Fixed here earlier (FINDINGS.md "Found at the edges"): base.rdp_to_delta, base.rdp_to_dp_mironov and
+# base.rdp_to_dp hung with SGM curves at extreme q, σ, steps (the reference order search now evaluates the curve ~20
+# times instead of ~50 and stops at the first order with δ below its floor; the SGM reference's direction=max check
+# reuses the remove value; the fast δ search stops once δ underflows); ptr.rq_tilde answered where the reference
+# refused (both now answer orders ≤ ½ at b < 2e-9 by a proven closed form and refuse the same range above).
+OPEN_FAST: dict[str, tuple[str, str]] = {}
 OPEN_REFERENCE: dict[str, tuple[str, str]] = {}
 
 

@@ -147,3 +147,18 @@ def test_id_pattern_matches_whole_ids_only():
     assert p.search('"ptr.thm4_4"') and p.search("see ptr.thm4_4.") and p.search("ptr.thm4_4,")
     assert not p.search("ptr.thm4_4_main") and not p.search("ptr.thm4_4.case1_fwd") and not p.search("xptr.thm4_4")
     assert links.id_pattern("ptr.E1").search("ptr.E1:") and not links.id_pattern("ptr.E1").search("ptr.E10")
+
+
+def test_every_printed_eval_command_evaluates():
+    """`dpspec show ID` prints `dpspec eval ID <example>`: it must run as printed (a curve example is its statement
+    id followed by the curve's own parameters: `curve=base.gaussian_rdp sigma=1` for base.rdp_composition)."""
+    import shlex
+
+    from dpspec.reference import catalogue
+
+    runner = CliRunner()
+    for st in catalogue.statements():
+        line = links.statement_links(st.id).commands()[0]
+        assert line.startswith(f"dpspec eval {st.id}"), line
+        result = runner.invoke(app, shlex.split(line)[1:] + ["--dps", "20"])
+        assert result.exit_code == 0, (line, result.output)
