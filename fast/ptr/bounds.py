@@ -450,4 +450,26 @@ def zw19_lower(alpha, q, sigma1, sigma2, b, delta0, allow_outside: bool = False)
     shape = alpha.shape
     flat = [x.reshape(-1) for x in (n, q, sigma1, sigma2, b, delta0)]
     k = log1p_exp(_zw19_log_excess(torch.clamp(flat[0], min=2), *flat[1:], factor_3=False))
-    return torch.where(flat[0] >= 2, k / (flat[0] - 1), torch.zeros_like(k)).reshape(shape)
+    out = torch.where(flat[0] >= 2, k / (flat[0] - 1), torch.zeros_like(k))
+    huge = torch.isinf(out)
+    if bool(huge.any()):  # K = log Σ overflowed although K/(α − 1) may be a double: form the quotient directly
+        out[huge] = _zw19_lower_top(*(x[huge] for x in flat))
+    return out.reshape(shape)
+
+
+def _zw19_lower_top(n, q, sigma1, sigma2, b, delta0) -> torch.Tensor:
+    """K(n)/(n − 1) where K overflows (terms (ℓ−1)ε(ℓ) beyond ~1e308, e.g. b = 2.2e-308: ε ≈ 4.5e307): then one term
+    of the sum exceeds all others by a factor e^{1e290} or more, so K = max_ℓ [log w_ℓ + (ℓ−1)ε(ℓ)] up to
+    log(n) + log 2 absolute, and K/(n − 1) = max_ℓ [log w_ℓ/(n−1) + ((ℓ−1)/(n−1))·ε(ℓ)] is formed without the
+    overflowing product (relative error below 1e-290 at these sizes). A LOWER bound must not become inf where the
+    value is a double: the fast path answered inf at 4.49e307 (found by the agreement run)."""
+    n_max = int(n.max())
+    ell = torch.arange(2, n_max + 1, dtype=n.dtype, device=n.device)
+    nn, qq, s1, s2, bb, d0 = (t.unsqueeze(-1) for t in (n, q, sigma1, sigma2, b, delta0))
+    l_ = torch.minimum(ell, nn)
+    eps_ell = _thm4_3_eps(l_, s1, s2, bb, d0, _inv_sq(s1))
+    log_w = (torch.lgamma(nn + 1) - torch.lgamma(l_ + 1) - torch.lgamma(nn - l_ + 1) + l_ * torch.log(qq)
+             + torch.special.xlog1py(nn - l_, -qq))
+    terms = log_w / (nn - 1) + ((l_ - 1) / (nn - 1)) * eps_ell
+    terms = torch.where((ell <= nn) & ~torch.isneginf(log_w), terms, torch.full_like(terms, -math.inf))
+    return terms.max(dim=-1).values
