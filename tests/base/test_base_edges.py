@@ -397,3 +397,26 @@ def test_maximise_concave_stops_once_certified():
         bits = mpmath.mp.prec
     assert abs(value - 1) <= mpmath.mpf(2) ** (-bits + 8)
     assert len(calls) < 0.8 * 1.44 * bits, len(calls)  # the ulp-width stop needs about 1.44·bits evaluations
+
+
+@pytest.mark.parametrize("peak", ["1e-40", "0.3", "1", "0"])
+def test_conjugate_search_brackets_the_maximiser_by_its_scale(peak):
+    """_scale_bracket finds the scale of the maximiser of a concave g on [0, 1] by bisection over k in g(2^-k)
+    (a few dozen evaluations), so the certified golden-section search starts from a bracket of the maximiser's own
+    size: at ε = 17 with a Gaussian trade-off curve (maximiser near 1e-64) tradeoff_profile took 26 s, now ~10 s."""
+    from dpspec.reference.base.fdp import _scale_bracket
+
+    with mpmath.workdps(40):
+        p = mpmath.mpf(peak)
+        calls = []
+
+        def g(x):
+            calls.append(x)
+            return -abs(x - p) if p > 0 else -x  # concave, maximal at p (at 0: decreasing)
+
+        x1 = mpmath.mpf("1e-60")
+        a, b = _scale_bracket(g, 0, x1)
+        assert a <= p <= b, (a, b)
+        if p > 0:
+            assert b - a <= 4 * p  # [2^-k-1, 2^-k+1] around a point of the maximiser's scale
+        assert len(calls) <= 20  # K = log2(1/x1) ≈ 199 orders of scale: 8 bisection steps, 2 evaluations each
