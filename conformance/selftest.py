@@ -554,10 +554,6 @@ NOTES: dict[str, str] = {
     "base.kov15_optimal:x0.99:both": "δ at a 1 % smaller ε grows by less than the plain Monte Carlo interval at "
                                      "the quick sample size (no tilted family for the KOV15 witness)",
     "base.gdp_profile:x0.999999:both": "1e-6 relative is below Monte Carlo resolution; no exact δ(ε) on the witness",
-    "ptr.zw19_lower:x1.1:both": "a lower bound on the mechanism's worst-case RDP made larger: its witness pair's "
-                                "exact moment is itself only a lower bound on that truth, so a larger claim is not "
-                                "refuted by it (it is unsound only where it exceeds the truth, which no witness "
-                                "gives); a relation check zw19_lower ≤ zw19_upper would see large errors",
     "ptr.thm4_4:x0.9:ref:α > 64": "no fast-vs-reference draw inside (C1)–(C4) had α > 64 (C3/C4 bound α)",
     "ptr.thm4_4:drop-B2:ref": "B2 dominates only in part of the domain; the 5 fast-vs-reference draws missed it, "
                               "and the witnesses are lower bounds, which a smaller max(B0, B1) still exceeds",

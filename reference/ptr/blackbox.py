@@ -72,6 +72,24 @@ register(Statement(
     privacy=Privacy("add_remove", "both", "poisson"),
 ))
 
+def below_the_upper_bound(statement, params):
+    """A property check (``Statement.properties``): the ZW19 lower bound never exceeds the ZW19 upper bound
+    (``ptr.zw19_upper``) at the same point. Both bound the same true RDP of the subsampled PTR mechanism, from below
+    and from above, so lower ≤ upper wherever both hold; termwise too (factor 1 vs 3 for ℓ ≥ 3, and at non-integer α
+    K(⌊α⌋)/(⌊α⌋ − 1) ≤ K̂(α)/(α − 1) for the upper bound's convex interpolation K̂ with K̂(1) = 0). This is the one
+    check that can refute a lower bound made too large: a witness pair only bounds the truth from below."""
+    from ..catalogue import get
+
+    value = statement.reference(**params)
+    upper = get("ptr.zw19_upper").reference(**params)
+    tol = mpmath.mpf(10) ** (-(mpmath.mp.dps - 10))
+    if value > upper * (1 + tol):
+        raise AssertionError(f"{statement.id} = {mpmath.nstr(value, 12)} exceeds ptr.zw19_upper = "
+                             f"{mpmath.nstr(upper, 12)} at the same point (a lower bound above an upper bound)")
+
+
+below_the_upper_bound.why = "a lower bound of the true RDP cannot exceed the ZW19 upper bound of the same mechanism"
+
 register(Statement(
     id="ptr.zw19_lower",
     fast="dpspec.fast.ptr.bounds:zw19_lower",
@@ -86,4 +104,5 @@ register(Statement(
     conditions=(Condition.of(ZW19_LOWER_CASE2_DOMINATES, case2_dominates),),
     witnesses=(WitnessUse("ptr.thm4_4.case2_fwd", _sub_params, "attains the value at integer α"),),
     privacy=Privacy("add_remove", "P||Q", "poisson"),
+    properties=(below_the_upper_bound,),
 ))

@@ -127,3 +127,18 @@ def test_only_survivors_without_a_documented_limit_fail_the_self_test():
     assert [o.plant.note for o in result.unexplained] == ["", caught.note]
     assert len(result.survivors) == 3
     assert "NOT EXPLAINED" in selftest.table(result)
+
+
+def test_a_lower_bound_made_larger_is_caught_by_the_relation_to_the_upper_bound():
+    """ptr.zw19_lower × 1.1 in both paths survived every sampling check (a witness only bounds the true RDP from
+    below); the property `below_the_upper_bound` (lower ≤ ptr.zw19_upper at the same point) refutes it."""
+    from dpspec.conformance import properties, selftest
+    from dpspec.reference import catalogue
+
+    def failed(st):
+        checks = properties.statement_properties(st, examples=5, seed=0, dps=30, profile="quick")
+        return [c.name for c in checks if c.ok is False]
+
+    assert failed(catalogue.get("ptr.zw19_lower")) == []
+    with selftest.get("ptr.zw19_lower:x1.1:both").applied():
+        assert "property:below_the_upper_bound" in failed(catalogue.get("ptr.zw19_lower"))
