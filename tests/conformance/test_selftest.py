@@ -117,7 +117,7 @@ def test_only_survivors_without_a_documented_limit_fail_the_self_test():
 
     from dpspec.conformance import runner, selftest
 
-    base = selftest.get("ptr.zw19_lower:x1.1:both")
+    base = selftest.get("base.kov15_optimal:x0.99:both")
     assert base.unsound and base.note  # a documented limit
     undocumented = dataclasses.replace(base, note="")
     caught = selftest.get("base.sgm_rdp:x0.9:both")
