@@ -45,7 +45,7 @@ import mpmath
 from dpspec.reference.domains import Integer, Points, Real
 from dpspec.reference.errors import ConditionError
 
-from .strategies import DRAW_DIGITS, CurveDraw, Draws, fast_args, plain, reference_args, stable_seed
+from .strategies import DRAW_DIGITS, CurveDraw, Draws, _numeric, fast_args, plain, reference_args, stable_seed
 from .verdicts import Check
 
 PROPERTY_DPS = 30
@@ -623,12 +623,6 @@ def _same(a, b) -> bool:
         return a == b
 
 
-def _numeric(s: str) -> bool:
-    try:
-        float(s)
-        return True
-    except ValueError:
-        return False
 
 
 def _num(v):

@@ -31,7 +31,6 @@ counts fixed by the settings' ``op_*`` fields.
 """
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import math
 import sys
@@ -48,7 +47,7 @@ from dpspec.reference.errors import ConditionError, DpspecError
 
 from . import edges, properties, strategies, tilting
 from .checks import profile_check, rdp_exact_check, rdp_moment_check
-from .sampling import resolve_witness, sample_losses, split_steps
+from .sampling import one_torch_thread, resolve_witness, sample_losses, split_steps
 from .verdicts import FAIL, PASS, SKIPPED, Check, Verdict, apply_holm
 
 MC_RETURNS = ("rdp_eps", "delta", "eps", "eps_delta", "pure_eps")
@@ -171,22 +170,6 @@ def run(settings: Settings = QUICK, statements: Iterable | None = None, progress
     statement on stderr (default: when stderr is a terminal); ``log`` replaces the printing."""
     with one_torch_thread():
         return _run(settings, statements, progress, time_limit, clock, log, operators)
-
-
-@contextlib.contextmanager
-def one_torch_thread():
-    """Run with one torch intra-op thread, restoring the caller's setting after. A torch reduction (the mean and
-    variance of 1e5 Monte Carlo terms) is summed in an order that depends on the thread count, so without this
-    the last digits of an interval differed between `dpspec conform` (the CLI uses one thread) and the same run
-    from Python (torch's default: one per core) — and verdict JSON must be a function of code and seed."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def _run(settings, statements, progress, time_limit, clock, log, operators) -> RunResult:

@@ -19,6 +19,8 @@ and returns the losses as torch float64 tensors (CPU, or any device asked for) f
 """
 from __future__ import annotations
 
+import contextlib
+
 import inspect
 import sys
 from dataclasses import dataclass, field
@@ -174,6 +176,22 @@ def _allocate(n: int, weights: list[float]) -> list[int]:
     s = sum(raw)
     counts = [max(2, int(round(n * r / s))) if r > 0 else 0 for r in raw]
     return counts
+
+
+@contextlib.contextmanager
+def one_torch_thread():
+    """Run with one torch intra-op thread, restoring the caller's setting after. A torch reduction (the mean and
+    variance of 1e5 Monte Carlo terms) is summed in an order that depends on the thread count, so without this
+    the last digits of an interval differed between `dpspec conform` (the CLI uses one thread) and the same run
+    from Python (torch's default: one per core) — and verdict JSON must be a function of code and seed."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _plain(v: Any) -> Any:

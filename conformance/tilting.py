@@ -77,7 +77,7 @@ from dpspec.reference.errors import DomainError
 
 from . import intervals
 from .intervals import Interval
-from .sampling import resolve_witness, sample_losses, split_steps, witness_name
+from .sampling import _plain, one_torch_thread, resolve_witness, sample_losses, split_steps, witness_name
 
 FAMILY_HOOK = "tilt_family"
 FAMILIES = ("gaussian_mixture", "bounded_loss")
@@ -307,7 +307,7 @@ def rdp_moment_interval(witness: Any, params: Mapping[str, Any], alpha: float, *
         raise ValueError(f"{witness_name(pair)}: no tilt family at {own} (tilt_family returned None or is absent): "
                          "sampling P gives only a lower bound on the RDP moment (conformance.checks.rdp_moment_check)")
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    with _one_thread():
+    with one_torch_thread():
         if isinstance(fam, GaussianMixture):
             target = _Target("moment", a, fam)
             x, log_b, extra = _importance_draws(pair, own, fam, target, n, rng)
@@ -332,7 +332,7 @@ def profile_interval(witness: Any, params: Mapping[str, Any], eps: float, *, n: 
     _check_run(n, confidence, method)
     fam = family(pair, own)
     extra: dict[str, Any] = {}
-    with _one_thread():
+    with one_torch_thread():
         if isinstance(fam, GaussianMixture) and steps == 1:
             rng = np.random.default_rng(np.random.SeedSequence(seed))
             x, log_b, extra = _importance_draws(pair, own, fam, _Target("hockey", e, fam), n, rng)
@@ -768,24 +768,3 @@ def _check_run(n: Any, confidence: Any, method: str) -> None:
         raise DomainError("confidence", confidence, "(0, 1)")
     if method not in METHODS:
         raise DomainError("method", method, f"one of {METHODS}")
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, (bool, int, float, str)) or v is None:
-        return v
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return str(v)
-
-
-class _one_thread:
-    """One torch intra-op thread while estimating (small tensors on a shared 2-core machine)."""
-
-    def __enter__(self):
-        self.before = torch.get_num_threads()
-        torch.set_num_threads(1)
-
-    def __exit__(self, *exc):
-        torch.set_num_threads(self.before)
-        return False
