@@ -255,7 +255,7 @@ def _readme_accountant(sigmas):
 
     from dpspec.fast.accountant import Accountant
 
-    return Accountant().sgm(q=torch.full((len(sigmas),), README_Q, dtype=torch.float64),
+    return Accountant(method="rdp").sgm(q=torch.full((len(sigmas),), README_Q, dtype=torch.float64),
                             sigma=torch.tensor(sigmas, dtype=torch.float64), steps=README_STEPS)
 
 
@@ -264,7 +264,7 @@ def accountant_checks(settings) -> list[Check]:
 
     rng = _rng(settings, "op.accountant", "schedule")
     calls, events = _draw_schedule(settings, rng)
-    acc = _replay(calls, Accountant())
+    acc = _replay(calls, Accountant(method="rdp"))
     out = [_records_check(acc, events, "drawn")]
     cache: dict = {}
     out += _curve_checks(acc, events, settings, "drawn", cache)
@@ -369,7 +369,7 @@ def _closed_form_eps_check(events, settings) -> list[Check]:
     from dpspec.reference import catalogue
 
     keep = [e for e in events if e[0] != "base.sgm_rdp"]
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     for m, p, n in keep:
         acc.compose(m, count=n, **dict(zip(_names(m), p)))
     groups = _groups(keep)
@@ -411,7 +411,7 @@ def _state_checks(acc, events, settings, cache) -> list[Check]:
     buffer = io.BytesIO()
     torch.save(acc.state_dict(), buffer)
     buffer.seek(0)
-    loaded = Accountant()
+    loaded = Accountant(method="rdp")
     loaded.load_state_dict(torch.load(buffer, weights_only=True))
     same_records = loaded.records == acc.records
     same_curve = torch.equal(loaded.rdp(orders), acc.rdp(orders))
@@ -419,7 +419,7 @@ def _state_checks(acc, events, settings, cache) -> list[Check]:
                    "state_dict → torch.save/load(weights_only=True) → load_state_dict: "
                    f"records {'equal' if same_records else 'DIFFER'}, curve {'equal' if same_curve else 'DIFFERS'}"))
     # history (Opacus' view): assigning it replaces the SGM and Gaussian records and keeps the others
-    other = Accountant().laplace(7.5, steps=3)
+    other = Accountant(method="rdp").laplace(7.5, steps=3)
     other.history = acc.history
     sgm_events = [(m, p, n) for m, p, n in events if m == "base.sgm_rdp"]
     sgm_events += [("base.sgm_rdp", (1.0, p[0]), n) for m, p, n in events if m == "base.gaussian_rdp"]
@@ -461,7 +461,7 @@ def calibrate_checks(settings) -> list[Check]:
         sigma = float(calibrate_sigma(target, delta, q, steps, rtol=rtol))
         point["sigma"] = sigma
         # meets: the reference conversion at the accountant's order (a valid bound on the reference ε(σ))
-        eps_fast, alpha = Accountant().sgm(q, sigma, steps).get_privacy_spent(delta=delta)
+        eps_fast, alpha = Accountant(method="rdp").sgm(q, sigma, steps).get_privacy_spent(delta=delta)
         with mpmath.workdps(settings.dps):
             rho = catalogue.get("base.sgm_rdp").evaluate(dps=settings.dps, alpha=alpha, q=q, sigma=sigma,
                                                          direction="remove").value
@@ -799,7 +799,7 @@ def _fast_adapter(scale: float):
 
         from dpspec.fast.accountant import Accountant
 
-        acc = Accountant().sgm(q=s.q, sigma=s.sigma, steps=s.steps)
+        acc = Accountant(method="rdp").sgm(q=s.q, sigma=s.sigma, steps=s.steps)
         eps_at = {d: scale * acc.get_epsilon(d, alphas=AUDIT_ORDERS) for d in deltas}
         _, order = acc.get_privacy_spent(delta=deltas[0], alphas=AUDIT_ORDERS)
         rdp = {a: scale * float(v) for a, v in zip(AUDIT_ORDERS, acc.rdp(torch.tensor(AUDIT_ORDERS)).tolist())}

@@ -278,8 +278,11 @@ def _compare(statement, ref, out) -> tuple[str, float]:
                 return f"fast {f!r} vs reference {r!r}", math.inf
             continue
         err = abs(f - r) / abs(r) if r != 0 else (0.0 if f == 0 else math.inf)
-        if abs(f - r) > statement.tolerance * abs(r) + 1e-300:
-            return (f"fast {f!r} vs reference {r!r}: relative error {err:.3g} > {statement.tolerance}"), err
+        if abs(f - r) > statement.tolerance * abs(r) + statement.abs_tolerance + 1e-300:
+            return (f"fast {f!r} vs reference {r!r}: relative error {err:.3g} > {statement.tolerance}"
+                    + (f" (+ {statement.abs_tolerance:g} absolute)" if statement.abs_tolerance else "")), err
+        if abs(f - r) > statement.tolerance * abs(r):
+            continue  # inside the absolute allowance: not counted in the largest relative error
         worst = max(worst, err if math.isfinite(err) else 0.0)
     return "", worst
 

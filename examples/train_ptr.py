@@ -85,7 +85,7 @@ def train(method: str, data, corruption: str, cr: float, steps: int, sigma: floa
     if corruption == "label":
         shift = torch.randint(1, CLASSES, (n_train,), generator=torch.Generator().manual_seed(98))
         y = torch.where(faulty, (y + shift) % CLASSES, y)
-    model, acc = make_model(seed, x.shape[1]), Accountant()
+    model, acc = make_model(seed, x.shape[1]), Accountant(method="rdp")
     q, batch = args.batch / n_train, args.batch
     common = dict(lr=args.lr / batch, clip=args.clip, sample_rate=q, accountant=acc, generator=gen)
     if method == "TSGD+PTR":
@@ -129,7 +129,7 @@ def main(argv=None):
 
     q = args.batch / len(data[0][1])
     steps = round(args.epochs / q)
-    one = Accountant().ptr_subsampled(q=q, sigma1=args.sigma_ptr, sigma2=args.sigma_ptr * args.tau / args.clip,
+    one = Accountant(method="rdp").ptr_subsampled(q=q, sigma1=args.sigma_ptr, sigma2=args.sigma_ptr * args.tau / args.clip,
                                       b=args.b, delta0=args.delta0)
     eps_step = one.get_epsilon(DELTA)
     sigma_g = float(calibrate_sigma(eps_step, DELTA, q, 1, rtol=1e-4))

@@ -13,6 +13,7 @@ Bad input raises the same ``DomainError`` as the reference. This package never i
 """
 from .accountant import Accountant, calibrate_sigma, sgm_epsilon
 from .base.conversion import rdp_to_delta, rdp_to_dp
+from .base.pld import sgm_pld
 from .base.gaussian import gaussian_profile, gaussian_rdp
 from .base.laplace import laplace_profile, laplace_rdp
 from .ptr.operators import PTRResult, gaussian_trimmed_sum, ptr_trimmed_sum
@@ -21,7 +22,7 @@ from .base.sgm import sgm_rdp
 from .ptr.training import TSGDGaussian, TSGDPTR, per_sample_gradients, poisson_sample
 
 __all__ = [
-    "Accountant", "calibrate_sigma", "sgm_epsilon",
+    "Accountant", "calibrate_sigma", "sgm_epsilon", "sgm_pld",
     "rdp_to_dp", "rdp_to_delta",
     "gaussian_rdp", "gaussian_profile", "laplace_rdp", "laplace_profile", "sgm_rdp",
     "ptr_rdp", "ptr_subsampled_rdp", "ptr_zw19_upper",

@@ -1,4 +1,14 @@
-"""A vectorised RDP accountant for heterogeneous schedules, with an Opacus-familiar interface.
+"""The accountant: tight (privacy loss distributions, the default) or RDP, for heterogeneous schedules, with an
+Opacus-familiar interface.
+
+``Accountant(method="pld")`` (the default) answers with certified intervals from the privacy loss distributions of
+the records' dominating pairs (fast/base/pld.py; the construction and its proof: docs/pld.md):
+``epsilon_interval(delta)`` / ``delta_interval(eps)`` → (lower, upper), both directions of add/remove neighbours;
+``get_epsilon(delta)`` is the upper end (``inf`` when it cannot be certified); the lattice is refined until the ε
+interval is at most max(eps_width = 5e-4, 1e-4·ε) wide (``grid_step`` says which step answered). Records without a
+dominating pair in the mechanism table (PTR) need ``method="rdp"``. ``calibrate_sigma(..., method="pld")``
+calibrates σ by the tight method. ``Accountant(method="rdp")`` is the RDP accountant described below; with either
+method ``rdp(alphas)``, ``get_privacy_spent`` (which returns (ε, α*)) and any call given ``alphas`` use RDP.
 
 ``Accountant`` composes RECORDS ``Record(mechanism, params, count)``: ``count`` steps of a mechanism named by the
 catalogue id of its RDP statement, at parameters in that statement's order (as dp-accounting composes DpEvents).
@@ -56,6 +66,7 @@ from typing import Iterable, NamedTuple, Sequence
 import torch
 
 from dpspec.reference.domains import ALPHA, DELTA, EPS, NOISE, SAMPLING_RATE, STEPS, Choice, Real
+from dpspec.reference.base.spec import PLD_EPS_WIDTH
 from dpspec.reference.errors import DomainError, ParameterError
 
 from . import mechanisms
@@ -74,6 +85,13 @@ GOLDEN_STEPS = MAX_GOLDEN  # at most this many golden-section steps on log(α �
 CHUNK = 1 << 13  # (parameter tuple, order) points evaluated at once (the SGM quadrature forms ~700 nodes per point)
 
 DIRECTIONS = Choice(("remove", "max"))
+METHODS = Choice(("pld", "rdp"))
+# The PLD method's accuracy: the certified interval [lower, upper] for ε is refined until its width is at most
+# max(EPS_WIDTH, EPS_WIDTH_REL·lower) (or the lattice step reaches MIN_GRID_STEP).
+EPS_WIDTH = 5e-4
+EPS_WIDTH_REL = 1e-4
+FIRST_GRID_STEP = 1e-3
+MIN_GRID_STEP = 1e-6
 
 SGM, GAUSSIAN, LAPLACE, PTR, PTR_SUBSAMPLED = ("base.sgm_rdp", "base.gaussian_rdp", "base.laplace_rdp", "ptr.thm4_3",
                                                "ptr.thm4_4")
@@ -140,11 +158,19 @@ def _alphas(alphas) -> torch.Tensor | None:
 class Accountant:
     """Composes records; answers ``epsilon(delta)``, ``delta(eps)`` and the RDP curve ``rdp(alphas)``."""
 
-    def __init__(self, device: torch.device | str | None = None, direction: str = "remove"):
+    def __init__(self, device: torch.device | str | None = None, direction: str = "remove", method: str = "pld",
+                 eps_width: float = EPS_WIDTH):
         self._records: list[Record] = []
         self._last: dict[str, int] = {}  # mechanism → index of its last record (the merge target)
         self.device = torch.device(device) if device is not None else torch.device("cpu")
         self.direction = DIRECTIONS.check("direction", direction)
+        self.method = METHODS.check("method", method)
+        self.eps_width = _number("eps_width", eps_width, PLD_EPS_WIDTH)
+        self._plds: dict[tuple, object] = {}  # (lattice step, direction) → (upper, lower) composed PLDs
+        self._plds_key: tuple = ()
+        self._pld_cache: dict = {}
+        self._pld_group_list: list = []
+        self.grid_step: float | None = None  # the lattice step of the last PLD answer
 
     # -- recording ------------------------------------------------------------------------------------------
     @property
@@ -168,6 +194,105 @@ class Accountant:
     def _set_records(self, records: Iterable[Record]) -> None:
         self._records = list(records)
         self._last = {r.mechanism: i for i, r in enumerate(self._records)}
+
+    # -- tight accounting (method "pld") --------------------------------------------------------------------
+    def _pld_groups(self) -> list[tuple[dict, int]]:
+        """[({direction: LossPair}, count)] over the distinct (mechanism, parameters) of the records."""
+        totals: dict[tuple[str, tuple], int] = {}
+        for m, p, n in self._records:
+            totals[(m, p)] = totals.get((m, p), 0) + n
+        groups = []
+        for (m, p), n in totals.items():
+            entry = mechanisms.get(m)
+            if entry.pairs is None:
+                raise ParameterError(f"{m} has no privacy loss distribution in dpspec.fast.mechanisms (tight "
+                                     "accounting needs a dominating pair); use Accountant(method='rdp')")
+            groups.append((entry.pairs(*p), n))
+        return groups
+
+    def _pld_state(self) -> list[tuple[dict, int]]:
+        """The PLD groups of the current records; the caches are dropped when the records have changed."""
+        key = tuple(self._records)
+        if key != self._plds_key:
+            self._plds, self._pld_cache = {}, {}
+            self._pld_group_list = self._pld_groups()
+            self._plds_key = key
+        return self._pld_group_list
+
+    def _pld_composed(self, step: float, direction: str):
+        """(upper, lower) composed PLDs of the current records in ``direction`` at lattice ``step`` (cached)."""
+        from .base import pld
+
+        groups = self._pld_state()
+        if (step, direction) not in self._plds:
+            self._plds[(step, direction)] = pld.compose_direction(groups, step, direction, device=self.device,
+                                                                  cache=self._pld_cache)
+        return self._plds[(step, direction)]
+
+    def _refined(self, interval_of, target_of, min_step: float = MIN_GRID_STEP):
+        """The certified interval of the composition, narrowed until its width is at most ``target_of(lo, hi)``.
+
+        Each direction of add/remove neighbours has its own certified interval ``interval_of(upper, lower)``; the
+        answer is (max of the lower ends, max of the upper ends). Lattice step 1e-3 first (coarser while the
+        lattice would be too large); then only the directions whose upper end exceeds the answer's lower end are
+        recomputed, at a step chosen from the measured rate at which the width shrinks (second order or faster),
+        and a direction's interval is the intersection of those found for it (each is certified)."""
+        from .base import pld
+
+        directions = pld.directions_of(self._pld_state())
+        step = FIRST_GRID_STEP
+        while True:
+            try:
+                found = {d: interval_of(*self._pld_composed(step, d)) for d in directions}
+                break
+            except ParameterError as exc:
+                if "grid points" not in str(exc) and "bins" not in str(exc):
+                    raise
+                step *= 4
+        combined = lambda: (max(v[0] for v in found.values()), max(v[1] for v in found.values()))  # noqa: E731
+        lo, hi = combined()
+        width, target = (hi - lo if math.isfinite(hi) else 0.0), target_of(lo, hi)
+        previous = None
+        for _ in range(8):
+            if width <= target or step <= min_step:
+                break
+            # the width shrinks like step^rate: rate 3 is what the lower side shows at fine steps (the upper side
+            # alone is second order); measured between the last two steps once there are two
+            rate = 3.0
+            if previous is not None:
+                p_step, p_width = previous
+                if 0 < width < p_width:
+                    rate = min(max(math.log(p_width / width) / math.log(p_step / step), 2.0), 3.5)
+            new_step = step * (target / width) ** (1 / rate) * 0.9
+            previous = (step, width)
+            step = max(min_step, min(new_step, step / 1.5))
+            for d in directions:
+                if found[d][1] > lo:  # this direction may decide the answer
+                    a, b = interval_of(*self._pld_composed(step, d))
+                    found[d] = (max(found[d][0], a), min(found[d][1], b))
+            lo, hi = combined()
+            width, target = (hi - lo if math.isfinite(hi) else 0.0), target_of(lo, hi)
+        self.grid_step = step
+        return lo, max(lo, hi)
+
+    def epsilon_interval(self, delta) -> tuple[float, float]:
+        """(lower, upper): certified bounds on the tight ε(δ) of the composition (privacy loss distributions,
+        both directions of add/remove neighbours; fast/base/pld.py), narrowed to a width of at most
+        max(eps_width, 1e-4·lower). upper = inf when it cannot be certified."""
+        d = float(_real("delta", delta, DELTA))
+        if not len(self):
+            return 0.0, 0.0
+        return self._refined(lambda up, low: (low.epsilon(d), up.epsilon(d)),
+                             lambda lo, hi: max(self.eps_width, EPS_WIDTH_REL * lo))
+
+    def delta_interval(self, eps) -> tuple[float, float]:
+        """(lower, upper): certified bounds on the tight δ(ε) of the composition, narrowed until the δ interval
+        is at most 1e-3 of δ wide (relative), or the lattice step is 1e-6."""
+        e = float(_real("eps", eps, EPS))
+        if not len(self):
+            return 0.0, 0.0
+        return self._refined(lambda up, low: (float(low.delta(e)), float(up.delta(e))),
+                             lambda lo, hi: 1e-3 * hi)
 
     def _compose(self, mechanism: str, values: dict, count, count_name: str) -> "Accountant":
         entry = mechanisms.get(mechanism)
@@ -330,15 +455,22 @@ class Accountant:
         return max(0.0, float(value)), float(alpha)
 
     def get_epsilon(self, delta: float, alphas: Sequence[float] | None = None, **kwargs) -> float:
-        """ε for target δ (Opacus' IAccountant.get_epsilon; extra keyword arguments are ignored, as Opacus does)."""
+        """ε for target δ (Opacus' IAccountant.get_epsilon; extra keyword arguments are ignored, as Opacus does):
+        method "pld" (the default): the certified upper end of ``epsilon_interval`` (inf when it cannot be
+        certified); method "rdp", or ``alphas`` given: the RDP answer of ``get_privacy_spent``."""
+        if self.method == "pld" and alphas is None:
+            return self.epsilon_interval(delta)[1]
         return self.get_privacy_spent(delta=delta, alphas=alphas)[0]
 
     def epsilon(self, delta: float, alphas: Sequence[float] | None = None) -> float:
-        """ε for target δ (continuous order search, or exactly the given ``alphas``)."""
+        """ε for target δ (as ``get_epsilon``)."""
         return self.get_epsilon(delta, alphas)
 
     def delta(self, eps: float, alphas: Sequence[float] | None = None) -> float:
-        """δ for target ε: min(1, min_α δ(α)), log δ(α) of CKS20 Prop. 12 (order searched)."""
+        """δ for target ε: method "pld": the upper end of ``delta_interval``; method "rdp" (or ``alphas`` given):
+        min(1, min_α δ(α)), log δ(α) of CKS20 Prop. 12 (order searched)."""
+        if self.method == "pld" and alphas is None:
+            return self.delta_interval(eps)[1]
         e = _real("eps", eps, EPS).to(self.device)
         orders = _alphas(alphas)
         if not len(self):
@@ -408,8 +540,8 @@ def _number(name: str, value, domain) -> float:
     return float(_real(name, value, domain))
 
 
-def calibrate_sigma(target_eps, delta, q, steps, *, rtol: float = 1e-6, lo: float = 0.05, hi: float = 1e3,
-                    direction: str = "remove") -> torch.Tensor:
+def calibrate_sigma(target_eps, delta, q, steps, *, rtol: float | None = None, lo: float = 0.05, hi: float = 1e3,
+                    direction: str = "remove", method: str = "rdp") -> torch.Tensor:
     """The smallest noise multiplier σ, to relative precision ``rtol``, whose ε(δ) after ``steps`` SGM steps at rate
     q is ≤ target_eps (``sgm_epsilon``), elementwise over the broadcast inputs (target_eps, delta, q, steps).
 
@@ -427,12 +559,19 @@ def calibrate_sigma(target_eps, delta, q, steps, *, rtol: float = 1e-6, lo: floa
     tensors); rtol ∈ [1e-14, 1), 0 < lo < hi < inf (numbers); direction "remove" or "max". Anything else is a
     DomainError naming the argument."""
     direction = DIRECTIONS.check("direction", direction)
-    rtol = _number("rtol", rtol, RTOL)
+    method = METHODS.check("method", method)
+    rtol = _number("rtol", (PLD_RTOL if method == "pld" else 1e-6) if rtol is None else rtol, RTOL)
     lo, hi = _number("lo", lo, NOISE), _number("hi", hi, NOISE)
     if not lo < hi:
         raise DomainError("hi", hi, f"(lo, inf) = ({lo:g}, inf)")
     target, delta, q, steps = params(target_eps=(target_eps, EPS), delta=(delta, DELTA), q=(q, SAMPLING_RATE),
                                      steps=(steps, STEPS))
+    if method == "pld":
+        out = torch.empty_like(target)
+        flat = out.reshape(-1)
+        for i, row in enumerate(zip(*(t.reshape(-1).tolist() for t in (target, delta, q, steps)))):
+            flat[i] = _calibrate_pld(*row, rtol=rtol, lo=lo, hi=hi)
+        return out
     eps_at = lambda log_sigma: sgm_epsilon(torch.exp(log_sigma), q, steps, delta, direction)  # noqa: E731
     log_lo = torch.full_like(target, math.log(lo))
     log_hi = torch.full_like(target, math.log(hi))
@@ -465,3 +604,67 @@ def calibrate_sigma(target_eps, delta, q, steps, *, rtol: float = 1e-6, lo: floa
         log_hi = torch.where(active & ok, mid, log_hi)
         log_lo = torch.where(active & ~ok, mid, log_lo)
     return torch.exp(log_hi)
+
+
+PLD_RTOL = 1e-3          # calibrate_sigma(method="pld")'s default relative precision of σ
+PLD_CALIBRATION_STEP = 2e-5  # the finest lattice a calibration decision may use (then it is decided conservatively)
+
+
+def _pld_decides(q: float, sigma: float, steps: int, delta: float, target: float) -> bool:
+    """Whether the certified upper ε(δ) of ``steps`` SGM steps at (q, σ) is <= target: the PLD sandwich is refined
+    only until target lies outside its interval (or the lattice reaches PLD_CALIBRATION_STEP, where an undecided
+    σ counts as too small)."""
+    acc = Accountant().sgm(q, sigma, steps)
+
+    def target_of(lo, hi):
+        if hi <= target or lo > target:
+            return math.inf                       # decided
+        return max(0.5 * min(target - lo, hi - target), 1e-12)
+
+    lo, hi = acc._refined(lambda up, low: (low.epsilon(delta), up.epsilon(delta)), target_of,
+                          min_step=PLD_CALIBRATION_STEP)
+    return hi <= target
+
+
+def _calibrate_pld(target: float, delta: float, q: float, steps: float, *, rtol: float, lo: float, hi: float
+                   ) -> float:
+    """The smallest σ in [lo, hi] (to relative precision rtol) whose certified tight ε(δ) is <= target: a bracket
+    grown by factors 1.5 from the central-limit guess q·sqrt(2 T log(1/δ))/ε, then bisection in log σ, every
+    decision certified by ``_pld_decides``."""
+    steps = int(steps)
+    guess = q * math.sqrt(2 * steps * math.log(1 / delta)) / max(target, 1e-12)
+    s = min(max(guess, lo), hi)
+    if _pld_decides(q, s, steps, delta, target):
+        s_hi = s
+        while True:
+            s_lo = s_hi / 1.5
+            if s_lo < lo:
+                if _pld_decides(q, lo, steps, delta, target):
+                    raise DomainError("target_eps", target, f"met by sigma = lo = {lo:g} already (pass a smaller lo)")
+                s_lo = lo
+                break
+            if not _pld_decides(q, s_lo, steps, delta, target):
+                break
+            s_hi = s_lo
+    else:
+        s_lo = s
+        while True:
+            s_hi = s_lo * 1.5
+            if s_hi > hi:
+                if not _pld_decides(q, hi, steps, delta, target):
+                    raise DomainError("target_eps", target, f"reachable with sigma <= {hi:g} at these q, steps, "
+                                                            "delta")
+                s_hi = hi
+                break
+            if _pld_decides(q, s_hi, steps, delta, target):
+                break
+            s_lo = s_hi
+    stop = math.log1p(rtol / 2)
+    log_lo, log_hi = math.log(s_lo), math.log(s_hi)
+    while log_hi - log_lo > stop:
+        mid = (log_lo + log_hi) / 2
+        if _pld_decides(q, math.exp(mid), steps, delta, target):
+            log_hi = mid
+        else:
+            log_lo = mid
+    return math.exp(log_hi)

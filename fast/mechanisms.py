@@ -33,6 +33,18 @@ class Mechanism:
     rdp: str  # "module:function": fn(alpha=α, **params, **options) -> ε(α), broadcasting
     options: tuple[str, ...] = ()  # keyword options the accountant forwards (e.g. "direction")
     doc: str = ""  # what is accounted, and the citation
+    pld: str = ""  # "module:function": fn(**params) -> {direction: LossPair} (tight accounting); "" = none
+
+    @property
+    def pairs(self) -> Callable[..., Any] | None:
+        """The dominating pairs' factory for the PLD accountant (imported on first use), or None."""
+        if not self.pld:
+            return None
+        fn = _LOADED.get(self.pld)
+        if fn is None:
+            module, _, name = self.pld.partition(":")
+            fn = _LOADED[self.pld] = getattr(importlib.import_module(module), name)
+        return fn
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -71,13 +83,16 @@ MECHANISMS: dict[str, Mechanism] = _entries(
     Mechanism(
         "base.sgm_rdp", (("q", SAMPLING_RATE), ("sigma", NOISE)), "dpspec.fast.base.sgm:sgm_rdp", ("direction",),
         "Poisson-subsampled Gaussian (a DP-SGD step), Mironov, Talwar & Zhang 2019 (arXiv 1908.10530); q = 1 is "
-        "the Gaussian mechanism. Opacus' history (σ, q, steps) is a view of these records."),
+        "the Gaussian mechanism. Opacus' history (σ, q, steps) is a view of these records.",
+        pld="dpspec.fast.mechanisms:sgm_pairs"),
     Mechanism(
         "base.gaussian_rdp", (("sigma", NOISE),), "dpspec.fast.base.gaussian:gaussian_rdp", (),
-        "Gaussian mechanism α/(2σ²), Mironov 2017 Prop. 7 (shown in Opacus' history as (σ, 1.0, steps))."),
+        "Gaussian mechanism α/(2σ²), Mironov 2017 Prop. 7 (shown in Opacus' history as (σ, 1.0, steps)).",
+        pld="dpspec.fast.mechanisms:gaussian_pairs"),
     Mechanism(
         "base.laplace_rdp", (("b", NOISE),), "dpspec.fast.base.laplace:laplace_rdp", (),
-        "Laplace mechanism with scale b, Mironov 2017 Prop. 6."),
+        "Laplace mechanism with scale b, Mironov 2017 Prop. 6.",
+        pld="dpspec.fast.mechanisms:laplace_pairs"),
     Mechanism(
         "ptr.thm4_3", (("sigma1", NOISE), ("sigma2", NOISE), ("b", NOISE), ("delta0", DELTA0)),
         "dpspec.fast.ptr.bounds:ptr_rdp", (),
@@ -101,6 +116,27 @@ def ptr_subsampled_tightest(alpha, q, sigma1, sigma2, b, delta0):
     value, valid = ptr_subsampled_rdp(alpha, q, sigma1, sigma2, b, delta0)
     upper = ptr_zw19_upper(alpha, q, sigma1, sigma2, b, delta0)
     return torch.where(valid, torch.minimum(value, upper), upper)
+
+
+def sgm_pairs(q, sigma):
+    """Both directions' dominating pairs of a Poisson-subsampled Gaussian step (fast/base/pld_pairs.py)."""
+    from .base.pld_pairs import sgm_pair
+
+    if q == 1:
+        return {"remove": sgm_pair(1.0, sigma, "remove")}  # the Gaussian: both directions coincide
+    return {"remove": sgm_pair(q, sigma, "remove"), "add": sgm_pair(q, sigma, "add")}
+
+
+def gaussian_pairs(sigma):
+    """The Gaussian mechanism's dominating pair (both directions coincide)."""
+    return sgm_pairs(1.0, sigma)
+
+
+def laplace_pairs(b):
+    """The Laplace mechanism's dominating pair (both directions coincide)."""
+    from .base.pld_pairs import laplace_pair
+
+    return {"remove": laplace_pair(1.0, b, "remove")}
 
 
 def supports(mechanism_id: str) -> bool:

@@ -186,6 +186,7 @@ class Statement:
     monotone: Mapping[str, int] = field(default_factory=dict)  # +1 non-decreasing, -1 non-increasing in a param
     properties: tuple[Callable[..., Any], ...] = ()  # extra checks: f(statement, params) -> None or raise
     tolerance: float = 1e-10  # relative tolerance of the fast path against the reference
+    abs_tolerance: float = 0.0  # plus this absolute tolerance (fast paths with an absolute error floor, e.g. FFTs)
     extension: bool = False  # a dpspec extension beyond the texts (with its own derivation note)
     note: str = ""
 

@@ -18,7 +18,7 @@ import math
 
 import torch
 
-from dpspec.reference.base.spec import KOV_STEPS, PER_STEP_EPS, SLACK_DELTA, STEP_DELTA
+from dpspec.reference.base.spec import KOV_EPS, KOV_STEPS, PER_STEP_EPS, SLACK_DELTA, STEP_DELTA
 from dpspec.reference.domains import ALPHA, EPS, STEPS
 from dpspec.reference.errors import DomainError
 
@@ -46,11 +46,14 @@ def kov15_profile(eps, delta, k, eps_total) -> torch.Tensor:
     """δ_g = 1 − (1−δ)^k (1 − Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊/(1+e^ε)^k) (KOV15 Thm 3.3), elementwise.
 
     Each of the sums of the module docstring runs over a window of its index set around its largest term (see
-    :func:`_log_windowed_sum`); 1 − δ₀ from the two other sums only where δ₀ > 1/2."""
-    eps, delta, k, eps_total = params(eps=(eps, PER_STEP_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
+    :func:`_log_windowed_sum`); 1 − δ₀ from the two other sums only where δ₀ > 1/2. At ε = 0, δ₀ ≡ 0:
+    δ_g = 1 − (1−δ)^k (the sums run at ε = 1 there and are discarded)."""
+    eps, delta, k, eps_total = params(eps=(eps, KOV_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
                                       eps_total=(eps_total, EPS))
     shape = eps.shape
     e, d, kk, g = (t.reshape(-1) for t in torch.broadcast_tensors(eps, delta, k, eps_total))
+    zero = e == 0
+    e = torch.where(zero, torch.ones_like(e), e)
     terms = _KovTerms(e, kk, g, log_factorials(int(kk.max().item()) + 1, kk))
     n_active = terms.n_active()  # ℓ < n_active: (k − 2ℓ)ε > ε_g
     log_delta0 = _log_windowed_sum(terms, "delta0", torch.zeros_like(kk), torch.minimum(n_active - 1, kk))
@@ -58,6 +61,7 @@ def kov15_profile(eps, delta, k, eps_total) -> torch.Tensor:
     big = log_delta0 > -math.log(2)
     if bool(big.any()):
         log_one_minus[big] = _log_one_minus_delta0(terms, n_active, big)
+    log_one_minus = torch.where(zero, torch.zeros_like(log_one_minus), log_one_minus)
     return (-torch.expm1(kk * torch.log1p(-d) + log_one_minus)).reshape(shape)
 
 
@@ -78,7 +82,7 @@ def kov15_optimal(eps, delta, k, delta_prime) -> tuple[torch.Tensor, torch.Tenso
     so three Newton steps in y = e^{ε'} follow (δ₀ is linear in y on the segment: one step is exact up to the
     accuracy of δ₀(ε') − δ'), with δ₀ (δ' ≤ 1/2) or 1 − δ₀ (δ' > 1/2: near δ' = 1, δ₀ itself would need 1e-16 of
     1 − δ') from sums of positive terms, and δ₀ − δ' formed from their logs; kept in the segment."""
-    eps, delta, k, delta_prime = params(eps=(eps, PER_STEP_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
+    eps, delta, k, delta_prime = params(eps=(eps, KOV_EPS), delta=(delta, STEP_DELTA), k=(k, KOV_STEPS),
                                         delta_prime=(delta_prime, SLACK_DELTA))
     return kov15_optimal_unchecked(eps, delta, k, delta_prime)
 
@@ -91,6 +95,8 @@ def kov15_optimal_unchecked(eps, delta, k, delta_prime) -> tuple[torch.Tensor, t
     eps, delta, k, delta_prime = torch.broadcast_tensors(eps, delta, k, delta_prime)
     shape = eps.shape
     e, d, kk, dp = (t.reshape(-1) for t in (eps, delta, k, delta_prime))
+    zero = e == 0  # δ₀ ≡ 0 at ε = 0: ε_g = 0 (the search runs at ε = 1 there and is discarded)
+    e = torch.where(zero, torch.ones_like(e), e)
     log_dp = torch.log(dp)
     log_factorial = log_factorials(int(kk.max().item()) + 1, kk)
     zeros = torch.zeros_like(kk)
@@ -142,7 +148,7 @@ def kov15_optimal_unchecked(eps, delta, k, delta_prime) -> tuple[torch.Tensor, t
         eps_g = torch.where(torch.isfinite(step), torch.clamp(eps_g + step, min=seg_lo, max=seg_hi), eps_g)
     # ε_g = 0 where δ₀(0) ≤ δ' (compared in the same form; at δ' = 1 the target log(1 − δ') = −inf always holds)
     at_zero = objective(zeros)
-    eps_g = torch.where(torch.where(near_one, at_zero >= log_target, at_zero <= log_target), zeros, eps_g)
+    eps_g = torch.where(torch.where(near_one, at_zero >= log_target, at_zero <= log_target) | zero, zeros, eps_g)
     delta_g = -torch.expm1(kk * torch.log1p(-d) + torch.log1p(-dp))
     return eps_g.reshape(shape), delta_g.reshape(shape)
 

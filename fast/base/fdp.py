@@ -6,11 +6,11 @@ import math
 
 import torch
 
-from dpspec.reference.base.spec import GROUP, MU, TYPE_I
+from dpspec.reference.base.spec import EPS_REAL, GROUP, MU, TYPE_I
 from dpspec.reference.domains import DELTA, EPS, SAMPLING_RATE, STEPS
 
 from .._torch import params
-from .gaussian import _bisect_decreasing, _objective_dlogmu, log_delta_shift, ndtr, profile_objective
+from .gaussian import _bisect_decreasing, _objective_dlogmu, log_delta_shift, log_profile_real, ndtr, profile_objective
 
 
 def gdp_tradeoff(alpha, mu) -> torch.Tensor:
@@ -22,9 +22,9 @@ def gdp_tradeoff(alpha, mu) -> torch.Tensor:
 
 def gdp_profile(eps, mu) -> torch.Tensor:
     """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (DRS 2022, Cor. 2.13), 0 for μ = 0; the cancellation-free
-    log-space evaluation of fast/base/gaussian.py."""
-    eps, mu = params(eps=(eps, EPS), mu=(mu, MU))
-    return torch.exp(log_delta_shift(eps, mu))
+    log-space evaluation of fast/base/gaussian.py; every real ε (ε < 0: (1 − e^ε) + e^ε δ(−ε), 1 − e^ε at μ = 0)."""
+    eps, mu = params(eps=(eps, EPS_REAL), mu=(mu, MU))
+    return torch.exp(log_profile_real(eps, lambda t: log_delta_shift(t, mu)))
 
 
 def gdp_mu(eps, delta) -> torch.Tensor:

@@ -30,7 +30,7 @@ import math
 
 import torch
 
-from dpspec.reference.base.spec import GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
+from dpspec.reference.base.spec import EPS_REAL, GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
 from dpspec.reference.domains import ALPHA, DELTA, EPS, NOISE
 from dpspec.reference.errors import ConditionError, PrecisionError
 
@@ -191,11 +191,19 @@ def log1m_delta_shift(eps: torch.Tensor, mu: torch.Tensor) -> torch.Tensor:
     return torch.where(pos, out, torch.zeros_like(out))
 
 
+def log_profile_real(eps: torch.Tensor, log_nonneg) -> torch.Tensor:
+    """log δ(ε) of a symmetric pair at every real ε from ``log_nonneg`` (its log δ at |ε| ≥ 0): for ε < 0 the
+    complement identity δ(ε) = (1 − e^ε) + e^ε δ(−ε), a sum of non-negative terms (reference ``profile_real``)."""
+    value = log_nonneg(eps.abs())
+    neg = torch.clamp(eps, max=0.0)
+    return torch.where(eps < 0, torch.logaddexp(log1mexp(neg), neg + value), value)
+
+
 def gaussian_profile(eps, sigma) -> torch.Tensor:
-    """δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) (Balle & Wang 2018, Thm 8), elementwise; underflows to 0
-    below the float64 range (mirrors ``base.gaussian_profile``)."""
-    eps, sigma = params(eps=(eps, EPS), sigma=(sigma, NOISE))
-    return torch.exp(log_delta_sigma(eps, sigma))
+    """δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) (Balle & Wang 2018, Thm 8), elementwise, every real ε (for ε < 0
+    by :func:`log_profile_real`); underflows to 0 below the float64 range (mirrors ``base.gaussian_profile``)."""
+    eps, sigma = params(eps=(eps, EPS_REAL), sigma=(sigma, NOISE))
+    return torch.exp(log_profile_real(eps, lambda t: log_delta_sigma(t, sigma)))
 
 
 def _bisect_decreasing(h, lo: torch.Tensor, hi: torch.Tensor, slope=None) -> torch.Tensor:

@@ -8,8 +8,8 @@ import math
 
 import torch
 
-from dpspec.reference.base.spec import LAPLACE_ALPHA
-from dpspec.reference.domains import EPS, NOISE
+from dpspec.reference.base.spec import EPS_REAL, LAPLACE_ALPHA
+from dpspec.reference.domains import NOISE
 
 from .._torch import params
 
@@ -74,12 +74,26 @@ def _two_product_minus_one(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 
 def laplace_profile(eps, b) -> torch.Tensor:
-    """δ(ε) = max(0, 1 − e^{(ε − 1/b)/2}), computed as −expm1((εb − 1)/(2b)) below 1/b, with εb − 1 formed
-    without cancellation (ε − 1/b in floats would inherit the rounding of 1/b: 20% off at ε = 1, b = 1 − 6e-16).
-    The product is taken as ε'·m with b = m·2^k (frexp, m ∈ [½, 1)) and ε' = ε·2^k, exact rescalings, so that the
-    splitting of the two-product neither over- nor underflows (it gave NaN for b ≥ 1.3e300, e.g. ε = 0, b = 1e308);
-    ε' ≥ 1e300 means εb > 1e299: δ = 0."""
-    eps, b = params(eps=(eps, EPS), b=(b, NOISE))
+    """δ(ε) = max(0, 1 − e^{(ε − 1/b)/2}) for ε ≥ −1/b and 1 − e^ε below (every real ε; mirrors
+    ``base.laplace_profile``), elementwise (:func:`laplace_profile_unchecked`)."""
+    eps, b = params(eps=(eps, EPS_REAL), b=(b, NOISE))
+    return laplace_profile_unchecked(eps, b)
+
+
+def laplace_profile_unchecked(eps: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """δ(ε) of Lap(1, b) vs Lap(0, b) on checked, broadcast tensors: −expm1((εb − 1)/(2b)) below 1/b, with εb − 1
+    formed without cancellation (ε − 1/b in floats would inherit the rounding of 1/b: 20% off at ε = 1,
+    b = 1 − 6e-16). The product is taken as ε'·m with b = m·2^k (frexp, m ∈ [½, 1)) and ε' = ε·2^k, exact rescalings,
+    so that the splitting of the two-product neither over- nor underflows (it gave NaN for b ≥ 1.3e300, e.g. ε = 0,
+    b = 1e308); ε' ≥ 1e300 means εb > 1e299: δ = 0. Where εb ≤ −1 (ε < 0), −expm1(ε) (the two forms agree at
+    εb = −1, so the float product decides the branch)."""
+    low = eps * b <= -1
+    out = _profile_above(torch.where(low, torch.zeros_like(eps), eps), b)
+    return torch.where(low, -torch.expm1(torch.clamp(eps, max=0.0)), out)
+
+
+def _profile_above(eps: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """−expm1((εb − 1)/(2b)) where εb > −1, 0 where εb ≥ 1 (:func:`laplace_profile_unchecked`)."""
     mant, expo = torch.frexp(b)
     half = torch.div(expo, 2, rounding_mode="floor")
     scaled = eps * torch.exp2(half.to(b.dtype)) * torch.exp2((expo - half).to(b.dtype))

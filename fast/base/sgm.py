@@ -52,8 +52,8 @@ import math
 
 import torch
 
-from dpspec.reference.base.spec import SGM_DIRECTION, SGM_DIRECTIONS
-from dpspec.reference.domains import ALPHA, NOISE, SAMPLING_RATE
+from dpspec.reference.base.spec import SAMPLING_RATE_WITH_ZERO, SGM_DIRECTION, SGM_DIRECTIONS
+from dpspec.reference.domains import ALPHA, NOISE
 from dpspec.reference.errors import PrecisionError
 
 from .._torch import gauss_legendre, log1p_exp, log_expm1, log_factorials, log_sub, params
@@ -560,11 +560,12 @@ def sgm_rdp(alpha, q, sigma, direction: str = "max") -> torch.Tensor:
     float64 range (a vacuous but valid bound, e.g. subnormal σ), 0.0 where it is below the smallest subnormal;
     PrecisionError where the fast path cannot evaluate (see the module docstring)."""
     SGM_DIRECTION.check("direction", direction)
-    alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE), sigma=(sigma, NOISE))
+    alpha, q, sigma = params(alpha=(alpha, ALPHA), q=(q, SAMPLING_RATE_WITH_ZERO), sigma=(sigma, NOISE))
     shape = alpha.shape
     alpha, q, sigma = alpha.reshape(-1), q.reshape(-1), sigma.reshape(-1)
     eps = alpha / 2 / sigma / sigma  # q = 1: the Gaussian mechanism, both directions (as fast.gaussian_rdp: no σ²)
-    sub = q < 1
+    eps = torch.where(q == 0, torch.zeros_like(eps), eps)  # q = 0: P = Q, ε(α) = 0
+    sub = (q < 1) & (q > 0)
     if bool(sub.any()):
         a, qq, s = alpha[sub], q[sub], sigma[sub]
         if direction == "remove":

@@ -28,7 +28,7 @@ from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, 
 from ..domains import ALPHA, EPS, STEPS, Param
 from ..errors import DomainError, PrecisionError
 from ..precision import log1mexp, logsumexp, self_checked
-from .spec import KOV_STEPS, PER_STEP_EPS, RDP_CURVE, SLACK_DELTA, STEP_DELTA
+from .spec import KOV_EPS, KOV_STEPS, PER_STEP_EPS, RDP_CURVE, SLACK_DELTA, STEP_DELTA
 
 KOV15 = "Kairouz, Oh & Viswanath, The Composition Theorem for Differential Privacy, ICML 2015"
 
@@ -283,7 +283,11 @@ def kov15_profile(eps, delta, k, eps_total):
         δ_g(ε_g) = 1 − (1−δ)^k (1 − Σ_{ℓ=0}^{k} C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊ / (1+e^ε)^k),
 
     which equals Thm 3.3's 1 − (1−δ)^k(1 − δ_i) at ε_g = (k−2i)ε and is achieved by the canonical pair, so
-    no smaller δ_g holds for the whole class (optimal). Log-space sum of positive terms."""
+    no smaller δ_g holds for the whole class (optimal). Log-space sum of positive terms. At ε = 0 no term is
+    positive ((k−2ℓ)·0 > ε_g never holds): δ_g = 1 − (1−δ)^k for every ε_g ≥ 0 ((0, δ)-DP mechanisms compose to
+    (0, 1 − (1−δ)^k) and, by the canonical pair, no better)."""
+    if eps == 0:
+        return -mpmath.expm1(k * mpmath.log1p(-delta))
     return _delta_total(delta, k, _log_one_minus_delta0(eps_total, eps, k))
 
 
@@ -292,6 +296,8 @@ _KOV_PARAMS = (
     Param("delta", STEP_DELTA, "per-mechanism δ", example=0),
     Param("k", KOV_STEPS, "number of composed mechanisms", example=100),
 )
+# Thm 3.3 (the profile and the optimal pair) also at ε = 0; Thm 3.4's closed form keeps ε > 0.
+_KOV_PARAMS_OPTIMAL = (Param("eps", KOV_EPS, "per-mechanism ε ≥ 0", example="0.1"),) + _KOV_PARAMS[1:]
 
 register(Statement(
     id="base.kov15_profile",
@@ -301,7 +307,7 @@ register(Statement(
     claim="exact",
     value=Value("delta", "eps_total"),
     summary="δ_g = 1 − (1−δ)^k (1 − Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε_g+ℓε})₊/(1+e^ε)^k)",
-    params=_KOV_PARAMS + (Param("eps_total", EPS, "total ε_g ≥ 0", example=1),),
+    params=_KOV_PARAMS_OPTIMAL + (Param("eps_total", EPS, "total ε_g ≥ 0", example=1),),
     reference=kov15_profile,
     witnesses=(WitnessUse("base.kov15_canonical", {"eps": "eps", "delta": "delta", "k": "k"}),),
     privacy=Privacy("any", "both", "none"),
@@ -323,6 +329,8 @@ def kov15_optimal(eps, delta, k, delta_prime):
     log1p((D − δ')/B) with D = A − B = Σ_{ℓ<i} C(k,ℓ)(e^{(k−ℓ)ε} − e^{ℓε})/(1+e^ε)^k a sum of positive terms (see
     :func:`_segment_eps`)."""
     delta_g = -mpmath.expm1(k * mpmath.log1p(-delta) + mpmath.log1p(-delta_prime))
+    if eps == 0:  # δ₀ ≡ 0 (no ℓ has (k−2ℓ)·0 > ε'): ε_g = 0
+        return mpf(0), delta_g
     # δ' = 1: δ₀ ≤ 1 always; decided here because log δ₀(0) can round to ≥ 0 when 1 − δ₀(0) is below the working
     # precision (ε = 1, k = 804: the 38- and 50-digit passes disagreed)
     if delta_prime >= 1:
@@ -413,7 +421,7 @@ register(Statement(
     claim="exact",
     value=Value("eps_delta"),
     summary="(ε_g, 1 − (1−δ)^k(1−δ')), ε_g = min{ε' : Σ_ℓ C(k,ℓ)(e^{(k−ℓ)ε} − e^{ε'+ℓε})₊/(1+e^ε)^k ≤ δ'}",
-    params=_KOV_PARAMS + (Param("delta_prime", SLACK_DELTA, "slack δ' ∈ (0, 1]", example="1e-5"),),
+    params=_KOV_PARAMS_OPTIMAL + (Param("delta_prime", SLACK_DELTA, "slack δ' ∈ (0, 1]", example="1e-5"),),
     reference=kov15_optimal,
     witnesses=(WitnessUse("base.kov15_canonical", {"eps": "eps", "delta": "delta", "k": "k"}),),
     privacy=Privacy("any", "both", "none"),

@@ -18,9 +18,9 @@ from .._solve import maximise_concave, root
 from ..catalogue import Privacy, Source, Statement, Value, Variant, WitnessUse, register
 from ..domains import DELTA, EPS, STEPS, Param
 from ..errors import DomainError, PrecisionError
-from .gaussian import MAX_GUARD_DIGITS, _show, delta_shift, log_delta_shift
+from .gaussian import MAX_GUARD_DIGITS, _show, log_delta_shift, profile_real
 from ..precision import self_checked
-from .spec import GROUP, MU, TRADEOFF_CURVE, TRADEOFF_DELTA, TYPE_I
+from .spec import EPS_REAL, GROUP, MU, TRADEOFF_CURVE, TRADEOFF_DELTA, TYPE_I
 
 DRS = "Dong, Roth & Su, Gaussian Differential Privacy, JRSS-B 2022"
 SEED_002 = "002_5bf9d068e79d7537.txt"
@@ -136,10 +136,11 @@ def gdp_profile(eps, mu):
     """μ-GDP as (ε, δ)-DP (DRS 2022, Cor. 2.13; seed 002 eq. (7)): a mechanism is μ-GDP iff it is
     (ε, δ(ε))-DP for all ε ≥ 0, with
 
-        δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)   (and δ ≡ 0 for μ = 0).
+        δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)   (and δ ≡ 0 for μ = 0, ε ≥ 0).
 
-    Computed in log space (shared with ``base.gaussian_profile``, which is the case μ = 1/σ)."""
-    return delta_shift(eps, mu)
+    Computed in log space (shared with ``base.gaussian_profile``, which is the case μ = 1/σ). Every real ε: for
+    ε < 0, δ(ε) = (1 − e^ε) + e^ε δ(−ε) (the hockey-stick divergence of G_μ's symmetric pair; 1 − e^ε at μ = 0)."""
+    return profile_real(eps, mu)
 
 
 register(Statement(
@@ -149,9 +150,9 @@ register(Statement(
     kind="profile",
     claim="exact",
     value=Value("delta", "eps"),
-    summary="δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)",
+    summary="δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (every real ε)",
     params=(
-        Param("eps", EPS, "ε ≥ 0", example=1),
+        Param("eps", EPS_REAL, "any real ε (ε < 0: 1 − e^ε + e^ε δ(−ε))", example=1),
         Param("mu", MU, "GDP parameter μ", example=1),
     ),
     reference=gdp_profile,

@@ -16,7 +16,7 @@ from ..catalogue import Condition, Privacy, Source, Statement, Value, Witness, W
 from ..domains import ALPHA, DELTA, EPS, NOISE, Param
 from ..errors import PrecisionError
 from ..precision import log1mexp, self_checked
-from .spec import GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
+from .spec import EPS_REAL, GAUSSIAN_CLASSICAL_EPS_BELOW_ONE
 
 
 @self_checked
@@ -272,16 +272,30 @@ def delta_shift(eps, mu=None, *, sigma=None):
     return +value
 
 
+def profile_real(eps, mu=None, *, sigma=None):
+    """δ(ε) of the pair N(μ, 1) vs N(0, 1) (give ``mu`` or ``sigma``, μ = 1/σ) at every real ε, unchecked: ε ≥ 0
+    from :func:`delta_shift`; ε < 0 from the complement identity of the hockey-stick divergence,
+    sup_S P(S) − γQ(S) = 1 − γ + γ·sup_S Q(S) − P(S)/γ (γ = e^ε), and the symmetry of the pair (Q vs P has the
+    profile of P vs Q): δ(ε) = (1 − e^ε) + e^ε δ(−ε), a sum of non-negative terms (no cancellation). The closed form
+    Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) holds there too (its derivation never uses ε ≥ 0); tests/base/
+    test_profile_edges.py checks the identity against it and against quadrature."""
+    eps = mpf(eps)
+    if eps >= 0:
+        return delta_shift(eps, mu, sigma=sigma)
+    return -mpmath.expm1(eps) + mpmath.exp(eps) * delta_shift(-eps, mu, sigma=sigma)
+
+
 @self_checked
 def gaussian_profile(eps, sigma):
     """Exact privacy profile of the Gaussian mechanism, sensitivity 1 (Balle & Wang 2018, Thm 8):
 
-        δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ),   ε ≥ 0,
+        δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ),   every real ε (for ε < 0: (1 − e^ε) + e^ε δ(−ε)),
 
     the hockey-stick divergence E_Q[(p/q − e^ε)₊] of P = N(1, σ²), Q = N(0, σ²) (both directions are
     equal). The mechanism is (ε, δ)-DP iff δ ≥ δ(ε). Evaluated in log space for every ε ≥ 0, σ > 0 down to
-    δ = exp(−10^2000) (every float64 pair; e.g. σ = 1e308, ε = 1 gives δ = exp(−5e615)), refused below."""
-    return delta_shift(eps, sigma=sigma)
+    δ = exp(−10^2000) (every float64 pair; e.g. σ = 1e308, ε = 1 gives δ = exp(−5e615)), refused below; ε < 0 by
+    :func:`profile_real` (δ between 1 − e^ε and 1)."""
+    return profile_real(eps, sigma=sigma)
 
 
 register(Statement(
@@ -292,9 +306,9 @@ register(Statement(
     kind="profile",
     claim="exact",
     value=Value("delta", "eps"),
-    summary="δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ)",
+    summary="δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) (every real ε)",
     params=(
-        Param("eps", EPS, "ε ≥ 0", example=1),
+        Param("eps", EPS_REAL, "any real ε (ε < 0: 1 − e^ε + e^ε δ(−ε))", example=1),
         Param("sigma", NOISE, "noise standard deviation relative to the ℓ2 sensitivity", example=1),
     ),
     reference=gaussian_profile,

@@ -12,9 +12,9 @@ import numpy as np
 from mpmath import mp, mpf
 
 from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, register, register_witness
-from ..domains import EPS, NOISE, Param
+from ..domains import NOISE, Param
 from ..precision import self_checked
-from .spec import LAPLACE_ALPHA
+from .spec import EPS_REAL, LAPLACE_ALPHA
 
 MIRONOV = "Mironov, Rényi Differential Privacy, CSF 2017"
 
@@ -148,22 +148,33 @@ register(Statement(
 ))
 
 
+def laplace_profile_value(eps, b):
+    """δ(ε) of :func:`laplace_profile` at every real ε, unchecked (the current precision). For ε < 0 the complement
+    identity δ(ε) = (1 − e^ε) + e^ε δ(−ε) (the pair is symmetric) gives 1 − e^{(ε − 1/b)/2} again for −1/b ≤ ε < 0
+    (1 − e^ε + e^ε − e^{ε/2 − 1/(2b)}), and 1 − e^ε for ε ≤ −1/b (every loss value ±1/b exceeds ε: S = everything);
+    the branch is decided by εb + 1, exact."""
+    if mpmath.fadd(mpmath.fmul(eps, b, exact=True), 1, exact=True) <= 0:
+        return -mpmath.expm1(eps)
+    gap = mpmath.fsub(mpmath.fmul(eps, b, exact=True), 1, exact=True)  # εb − 1, exact
+    if gap >= 0:
+        return mpf(0)
+    return -mpmath.expm1(gap / (2 * b))
+
+
 @self_checked
 def laplace_profile(eps, b):
     """Exact privacy profile of the Laplace mechanism, sensitivity 1, scale b: the hockey-stick divergence
     δ(ε) = E_Q[(p/q − e^ε)₊] of P = Lap(1, b), Q = Lap(0, b),
 
-        δ(ε) = 1 − exp((ε − 1/b)/2)  for 0 ≤ ε < 1/b,     δ(ε) = 0  for ε ≥ 1/b.
+        δ(ε) = 1 − exp((ε − 1/b)/2)  for −1/b ≤ ε < 1/b,     δ(ε) = 0  for ε ≥ 1/b,     δ(ε) = 1 − e^ε  for ε < −1/b
+        (:func:`laplace_profile_value` for ε < 0).
 
     Derivation (standard; e.g. Balle, Barthe & Gaboardi 2018, §3 for the profile notion): L > ε iff
     o > t = (1 + εb)/2 ∈ [1/2, 1), and P(o > t) − e^ε Q(o > t) = 1 − ½e^{−(1−t)/b} − ½e^{ε−t/b}
     = 1 − e^{(ε−1/b)/2}. Both directions are equal. Computed as −expm1((εb − 1)/(2b)) with εb − 1 exact
     (mpmath's exact product and difference): ε − 1/b would carry the rounding of 1/b, which near the kink
     (ε ≈ 1/b) is amplified by 1/|εb − 1| (the self-check failed at ε = 1e-300, b = 1e300)."""
-    gap = mpmath.fsub(mpmath.fmul(eps, b, exact=True), 1, exact=True)  # εb − 1, exact
-    if gap >= 0:
-        return mpf(0)
-    return -mpmath.expm1(gap / (2 * b))
+    return laplace_profile_value(eps, b)
 
 
 register(Statement(
@@ -176,9 +187,9 @@ register(Statement(
     kind="profile",
     claim="exact",
     value=Value("delta", "eps"),
-    summary="δ(ε) = max(0, 1 − e^{(ε − 1/b)/2})",
+    summary="δ(ε) = max(0, 1 − e^{(ε − 1/b)/2}) for ε ≥ −1/b; 1 − e^ε below",
     params=(
-        Param("eps", EPS, "ε ≥ 0", example="0.5"),
+        Param("eps", EPS_REAL, "any real ε (ε < 0: 1 − e^ε + e^ε δ(−ε))", example="0.5"),
         Param("b", SCALE, "Laplace scale relative to the ℓ1 sensitivity", example=1),
     ),
     reference=laplace_profile,

@@ -58,7 +58,7 @@ from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, 
 from ..domains import ALPHA, NOISE, SAMPLING_RATE, Param, Real
 from ..errors import PrecisionError
 from ..precision import checked_param as _arg, self_checked, to_mpf
-from .spec import SGM_DIRECTION as DIRECTION, SGM_WITNESS_DIRECTION as WITNESS_DIRECTION
+from .spec import SAMPLING_RATE_WITH_ZERO, SGM_DIRECTION as DIRECTION, SGM_WITNESS_DIRECTION as WITNESS_DIRECTION
 
 _CHECK_DPS = 20  # precision of the numerical check that add ≤ remove (direction="max")
 
@@ -548,11 +548,14 @@ def sgm_rdp(alpha, q, sigma, direction="max"):
         add:    ε(α) = D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(1,σ²))
         max:    the larger of the two (= remove, MTZ19 Thm 5; checked numerically, see module docstring)
 
-    Sensitivity 1, add/remove neighbours, Poisson sampling with rate q ∈ (0, 1]. q = 1 is the Gaussian
-    mechanism, ε(α) = α/(2σ²) (Mironov 2017, Prop. 7), in both directions.
+    Sensitivity 1, add/remove neighbours, Poisson sampling with rate q ∈ [0, 1]. q = 1 is the Gaussian
+    mechanism, ε(α) = α/(2σ²) (Mironov 2017, Prop. 7), in both directions; q = 0 never samples the record
+    (P = Q = N(0, σ²)): ε(α) = 0 exactly.
     """
-    alpha, q, sigma = _arg("alpha", ALPHA, alpha), _arg("q", SAMPLING_RATE, q), _arg("sigma", NOISE, sigma)
+    alpha, q, sigma = _arg("alpha", ALPHA, alpha), _arg("q", SAMPLING_RATE_WITH_ZERO, q), _arg("sigma", NOISE, sigma)
     direction = _arg("direction", DIRECTION, direction)
+    if q == 0:
+        return mpf(0)
     if q == 1:
         return alpha / (2 * sigma**2)
     if direction == "remove":
@@ -580,7 +583,8 @@ register(Statement(
     summary="ε(α) = max over directions of D_α((1−q)N(0,σ²)+qN(1,σ²) ‖ N(0,σ²)); q=1 gives α/(2σ²)",
     params=(
         Param("alpha", ALPHA, "Rényi order (any real > 1)", example=4),
-        Param("q", SAMPLING_RATE, "Poisson sampling rate", example="0.01"),
+        Param("q", SAMPLING_RATE_WITH_ZERO, "Poisson sampling rate (0: the record is never sampled)",
+              example="0.01"),
         Param("sigma", NOISE, "noise multiplier (std / ℓ2 sensitivity)", example=1),
         Param("direction", DIRECTION, "remove: D(P‖Q); add: D(Q‖P); max: both", default="max"),
     ),

@@ -26,6 +26,9 @@ LAPLACE_ALPHA = Real(1, math.inf, lo_open=False, hi_open=False, allow_inf=True, 
 STEP_DELTA = Real(0, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-12, sample_hi=0.5)
 SLACK_DELTA = Real(0, 1, lo_open=True, hi_open=False, scale="log", sample_lo=1e-300, sample_hi=1)
 PER_STEP_EPS = Real(0, math.inf, lo_open=True, hi_open=True, sample_lo=1e-3, sample_hi=5)
+# KOV15's optimal composition (base.kov15_profile, base.kov15_optimal) also at ε = 0: k mechanisms that are (0, δ)-DP
+# compose to (ε_g, 1 − (1−δ)^k) for every ε_g ≥ 0 (Thm 3.4's closed form keeps ε > 0).
+KOV_EPS = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=1e-3, sample_hi=5)
 # KOV15's optimal composition sums O(√k) terms around the binomial mode for each δ₀ it evaluates, and searches
 # O(log k) segments: the reference takes 1–4 s at k = 10⁵ on the 2-core machine (δ' near 1 the slowest).
 KOV_STEPS = Integer(1, 10**5, scale="log", sample_hi=2000)
@@ -51,6 +54,26 @@ TRADEOFF_CURVE = Curve("tradeoff")
 SGM_DIRECTIONS = ("max", "remove", "add")
 SGM_DIRECTION = Choice(SGM_DIRECTIONS)
 SGM_WITNESS_DIRECTION = Choice(("remove", "add"))
+# The ε of an exact privacy profile δ(ε) = sup_S P(S) − e^ε Q(S): every real ε (for ε < 0 the hockey-stick divergence
+# is still defined, between 1 − e^ε and 1; base.gaussian_profile, base.laplace_profile, base.gdp_profile,
+# base.sgm_profile, base.laplace_subsampled_profile). Random draws stay in [0, 20] as for EPS: the conformance
+# harness's importance sampling (conformance/tilting.py) takes ε ≥ 0 only; ε < 0 is tested in tests/base.
+EPS_REAL = Real(-math.inf, math.inf, lo_open=True, hi_open=True, sample_lo=0, sample_hi=20)
+# base.sgm_rdp also at q = 0 (the record is never sampled: P = Q, ε(α) = 0); draws as SAMPLING_RATE.
+SAMPLING_RATE_WITH_ZERO = Real(0, 1, lo_open=False, hi_open=False, scale="log", sample_lo=1e-8, sample_hi=1)
+
+# The PLD sandwich statements (base.pld_sgm_*; reference/base/pld.py recomputes them with exact convolution, so
+# their work is bounded): T up to 64 steps, lattice step D in [1/8, 1] (1/8, not 0.1: a decimal 0.1 lies below the
+# double 0.1), σ >= 0.5; δ down to 1e-10 (the bound sits a little below, so that the decimal 1e-10 is inside in
+# every precision): the fast path's FFT
+# carries an absolute allowance of about 1e-14 per lattice bin (fast/base/pld.py), which at smaller δ moves its
+# (valid, upper) ε visibly away from the exact-arithmetic value.
+PLD_STEPS = Integer(1, 64, scale="log", sample_hi=64)
+PLD_GRID_STEP = Real(0.125, 1, lo_open=False, hi_open=False, scale="log")
+PLD_NOISE = Real(0.5, math.inf, lo_open=False, hi_open=True, scale="log", sample_lo=0.5, sample_hi=100)
+PLD_DELTA = Real(0.99e-10, 1, lo_open=False, hi_open=True, scale="log", sample_lo=1e-10, sample_hi=0.5)
+# The accountant's target width of its certified ε interval (dpspec.fast.Accountant(eps_width=...)).
+PLD_EPS_WIDTH = Real(0, math.inf, lo_open=True, hi_open=True, scale="log", sample_lo=1e-6, sample_hi=1)
 
 # ---------------------------------------------------------------------------------------------------------------
 # Conditions (names and texts; the predicates are the reference's, the masks the fast path's)

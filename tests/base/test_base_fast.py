@@ -212,10 +212,10 @@ def test_sgm_batch_equals_pointwise_and_max_is_remove():
 
 
 @pytest.mark.parametrize("fn, kwargs, name", [
-    (sgm.sgm_rdp, dict(alpha=1.0, q=0.1, sigma=1.0), "alpha"), (sgm.sgm_rdp, dict(alpha=2.0, q=0.0, sigma=1.0), "q"),
+    (sgm.sgm_rdp, dict(alpha=1.0, q=0.1, sigma=1.0), "alpha"), (sgm.sgm_rdp, dict(alpha=2.0, q=-0.1, sigma=1.0), "q"),
     (sgm.sgm_rdp, dict(alpha=2.0, q=0.1, sigma=float("nan")), "sigma"),
     (sgm.sgm_rdp, dict(alpha=2.0, q=0.1, sigma=1.0, direction="both"), "direction"),
-    (gaussian.gaussian_profile, dict(eps=-1.0, sigma=1.0), "eps"),
+    (gaussian.gaussian_profile, dict(eps=math.inf, sigma=1.0), "eps"),
     (gaussian.gaussian_eps, dict(delta=1.0, sigma=1.0), "delta"),
     (laplace.laplace_rdp, dict(alpha=0.5, b=1.0), "alpha"),
     (amplification.poisson_amplification, dict(eps=1.0, delta=1.5, q=0.1), "delta"),

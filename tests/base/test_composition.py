@@ -121,7 +121,7 @@ def test_kov15_canonical_witness_monte_carlo():
 
 
 @pytest.mark.parametrize("sid,bad", [
-    ("base.kov15_optimal", {"eps": 0, "delta": 0, "k": 10, "delta_prime": "1e-5"}),
+    ("base.kov15_optimal", {"eps": -1, "delta": 0, "k": 10, "delta_prime": "1e-5"}),
     ("base.kov15_optimal", {"eps": "0.1", "delta": 0, "k": 0, "delta_prime": "1e-5"}),
     ("base.kov15_optimal", {"eps": "0.1", "delta": 0, "k": 10, "delta_prime": 0}),
     ("base.kov15_closed", {"eps": "0.1", "delta": 1, "k": 10, "delta_prime": "1e-5"}),

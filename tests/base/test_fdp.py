@@ -187,7 +187,7 @@ def test_group_and_composition():
 @pytest.mark.parametrize("sid,bad", [
     ("base.gdp_tradeoff", {"alpha": 1.5, "mu": 1}),
     ("base.gdp_tradeoff", {"alpha": 0.5, "mu": -1}),
-    ("base.gdp_profile", {"eps": -1, "mu": 1}),
+    ("base.gdp_profile", {"eps": float("nan"), "mu": 1}),
     ("base.gdp_mu", {"eps": 1, "delta": 0}),
     ("base.gdp_mu", {"eps": 1, "delta": float("nan")}),
     ("base.eps_delta_tradeoff", {"alpha": 0.5, "eps": 1, "delta": 1}),

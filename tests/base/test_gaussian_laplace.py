@@ -116,7 +116,7 @@ def test_classical_gaussian_value_condition_and_validity():
 @pytest.mark.parametrize("sid,bad", [
     ("base.gaussian_profile", {"eps": 1, "sigma": 0}),
     ("base.gaussian_profile", {"eps": 1, "sigma": -1}),
-    ("base.gaussian_profile", {"eps": -0.1, "sigma": 1}),
+    ("base.gaussian_profile", {"eps": float("-inf"), "sigma": 1}),
     ("base.gaussian_profile", {"eps": float("nan"), "sigma": 1}),
     ("base.gaussian_eps", {"delta": 0, "sigma": 1}),
     ("base.gaussian_eps", {"delta": 1, "sigma": 1}),
@@ -126,7 +126,7 @@ def test_classical_gaussian_value_condition_and_validity():
     ("base.laplace_rdp", {"alpha": "0.5", "b": 1}),
     ("base.laplace_rdp", {"alpha": 2, "b": 0}),
     ("base.laplace_pure", {"b": -2}),
-    ("base.laplace_profile", {"eps": -1, "b": 1}),
+    ("base.laplace_profile", {"eps": float("inf"), "b": 1}),
     ("base.laplace_profile", {"eps": 1, "b": float("nan")}),
 ])
 def test_bad_input_raises_domain_error(sid, bad):

@@ -128,7 +128,7 @@ def test_witness_log_moment_matches_monte_carlo():
     assert np.allclose(w.log_p(o, **add), w.log_q(o, **params))
 
 
-@pytest.mark.parametrize("bad", [{"alpha": 1}, {"alpha": "0.5"}, {"q": 0}, {"q": "1.5"}, {"sigma": 0},
+@pytest.mark.parametrize("bad", [{"alpha": 1}, {"alpha": "0.5"}, {"q": "-0.01"}, {"q": "1.5"}, {"sigma": 0},
                                  {"sigma": -1}, {"alpha": float("nan")}, {"q": float("nan")}, {"direction": "both"}])
 def test_bad_input(bad):
     args = {"alpha": 2, "q": "0.01", "sigma": 1, **bad}

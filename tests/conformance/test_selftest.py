@@ -94,7 +94,7 @@ def test_accountant_chunk_plant_changes_a_long_schedule_only():
     from dpspec.fast.accountant import Accountant
 
     def eps(n):
-        acc = Accountant()
+        acc = Accountant(method="rdp")
         acc.sgm(q=torch.full((n,), 0.01), sigma=torch.linspace(0.8, 1.2, n), steps=100)
         return acc.get_epsilon(1e-5)
 

@@ -124,7 +124,7 @@ def test_passed_test_releases_tsum_and_decreases_F_down_to_zero():
 
 def test_baselines_trimmed_gaussian_and_dpsgd_and_sgm_accounting():
     model, (x, y) = _model(), _data(7)
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     psg = per_sample_gradients(model, _loss, x, y)
     factor, norms = _clipped(psg, 0.5)
     opt = TSGDGaussian(model.parameters(), lr=0.2, clip=0.5, sigma=TINY_SIGMA, sample_rate=0.05, F=2,
@@ -158,7 +158,7 @@ def test_every_ptr_step_is_recorded_with_the_normalised_parameters():
 
 def test_the_fast_accountant_receives_the_ptr_steps():
     model, (x, y) = _model(), _data(5)
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     opt = TSGDPTR(model.parameters(), lr=0.1, clip=1.0, sigma=1.1, sample_rate=0.02, expected_batch_size=5, tau=0.5,
                   accountant=acc)
     for _ in range(3):

@@ -42,7 +42,7 @@ rel = relative_error
 def test_v12_headline_setting():
     # V12 (q=0.01, σ=1, T=10^4, δ=1e-5): ε(α=4.1) = 6.71273829755 (Opacus' grid point); α* = 4.135065099,
     # ε* = 6.71227176253 (continuous search)
-    acc = Accountant().sgm(q=0.01, sigma=1.0, steps=10_000)
+    acc = Accountant(method="rdp").sgm(q=0.01, sigma=1.0, steps=10_000)
     eps, alpha = acc.get_privacy_spent(delta=1e-5, alphas=OPACUS_ALPHAS)
     assert alpha == pytest.approx(4.1) and rel(eps, 6.71273829755) < 1e-11
     eps, alpha = acc.get_privacy_spent(delta=1e-5)
@@ -54,7 +54,7 @@ def test_v12_headline_setting():
 def test_v7_where_opacus_is_wrong(alpha, log_a):
     # V7 (q=0.4, σ=12): log A = (α−1)ε(α) > 0 (mpmath reference; tests/base/test_sgm.py pins it against base.sgm_rdp);
     # Opacus 1.6.0 returns ≈ −30 here (bug B1), so the check is against the reference, not the peer.
-    acc = Accountant().sgm(q=0.4, sigma=12.0, steps=3)
+    acc = Accountant(method="rdp").sgm(q=0.4, sigma=12.0, steps=3)
     assert rel(float(acc.rdp(alpha)), 3 * log_a / (alpha - 1)) < 1e-10
 
 
@@ -62,7 +62,7 @@ def test_v7_where_opacus_is_wrong(alpha, log_a):
 # composition vs the reference
 
 def test_mixed_composition_matches_reference():
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     acc.sgm(q=torch.tensor([0.01, 0.02, 0.01], dtype=torch.float64),
             sigma=torch.tensor([1.0, 0.9, 1.0], dtype=torch.float64), steps=torch.tensor([5, 7, 3]))
     acc.gaussian(sigma=3.0, steps=2).laplace(b=4.0, steps=3)
@@ -80,7 +80,7 @@ def test_mixed_composition_matches_reference():
 def test_sgm_curve_is_the_reference_max_direction(alpha, log_q, sigma, steps):
     # remove direction (the accountant's) = max of both directions (the reference's default), MTZ19 Thm 5
     q = math.exp(log_q)
-    got = float(Accountant().sgm(q=q, sigma=sigma, steps=steps).rdp(alpha))
+    got = float(Accountant(method="rdp").sgm(q=q, sigma=sigma, steps=steps).rdp(alpha))
     assert rel(got, steps * ref("base.sgm_rdp", alpha=alpha, q=q, sigma=sigma)) < 1e-9
 
 
@@ -89,7 +89,7 @@ def test_schedule_equals_stepwise_recording():
     q = 0.005 + 0.015 * torch.rand(40, generator=gen, dtype=torch.float64)
     sigma = 0.8 + 0.4 * torch.rand(40, generator=gen, dtype=torch.float64)
     q[10:20], sigma[10:20] = q[10], sigma[10]  # a run of equal steps is merged
-    a, b = Accountant().sgm(q=q, sigma=sigma), Accountant()
+    a, b = Accountant(method="rdp").sgm(q=q, sigma=sigma), Accountant(method="rdp")
     for qq, s in zip(q.tolist(), sigma.tolist()):
         b.step(noise_multiplier=s, sample_rate=qq)
     assert a.history == b.history and len(a.history) == 31 and len(a) == 40
@@ -97,15 +97,15 @@ def test_schedule_equals_stepwise_recording():
 
 
 def test_delta_inverts_epsilon():
-    acc = Accountant().sgm(q=0.02, sigma=1.1, steps=500).laplace(b=20.0, steps=4)
+    acc = Accountant(method="rdp").sgm(q=0.02, sigma=1.1, steps=500).laplace(b=20.0, steps=4)
     eps = acc.epsilon(1e-6)
     d = acc.delta(eps)
     assert d <= 1e-6 * (1 + 1e-8) and d >= 1e-6 * (1 - 1e-6)
-    assert acc.delta(0.0) <= 1.0 and Accountant().delta(1.0) == 0.0 and Accountant().epsilon(1e-5) == 0.0
+    assert acc.delta(0.0) <= 1.0 and Accountant(method="rdp").delta(1.0) == 0.0 and Accountant(method="rdp").epsilon(1e-5) == 0.0
 
 
 def test_continuous_search_never_looser_than_opacus_orders():
-    acc = Accountant().sgm(q=torch.tensor([0.001, 0.05]), sigma=torch.tensor([0.7, 2.0]), steps=torch.tensor([3000, 200]))
+    acc = Accountant(method="rdp").sgm(q=torch.tensor([0.001, 0.05]), sigma=torch.tensor([0.7, 2.0]), steps=torch.tensor([3000, 200]))
     for delta in (1e-3, 1e-12):
         assert acc.epsilon(delta) <= acc.epsilon(delta, alphas=OPACUS_ALPHAS)
 
@@ -117,13 +117,13 @@ PTR = dict(sigma1=8.0, sigma2=4.0, b=1.0, delta0=1e-8)  # ptr-rdp.md §2.10: (C1
 
 
 def test_ptr_steps_compose_the_reference():
-    acc = Accountant().ptr(steps=3, **PTR)
+    acc = Accountant(method="rdp").ptr(steps=3, **PTR)
     for a in (2.0, 7.5):
         assert rel(float(acc.rdp(a)), 3 * ref("ptr.thm4_3", alpha=a, **PTR)) < 1e-10
 
 
 def test_subsampled_ptr_takes_the_tightest_valid_bound():
-    acc = Accountant().ptr_subsampled(q=0.01, steps=2, **PTR)
+    acc = Accountant(method="rdp").ptr_subsampled(q=0.01, steps=2, **PTR)
     inside = min(ref("ptr.thm4_4", alpha=4, q=0.01, **PTR), ref("ptr.zw19_upper", alpha=4, q=0.01, **PTR))
     assert rel(float(acc.rdp(4.0)), 2 * inside) < 1e-9
     outside = ref("ptr.zw19_upper", alpha=30, q=0.01, **PTR)  # α = 30 violates (C1)–(C4): the black-box bound
@@ -171,7 +171,7 @@ def test_calibrate_unreachable_target():
 ])
 def test_bad_input_names_the_value(call, name, value):
     with pytest.raises(DomainError) as err:
-        call(Accountant())
+        call(Accountant(method="rdp"))
     assert err.value.name == name
     assert err.value.value == value or (math.isnan(value) and math.isnan(err.value.value))
 
@@ -185,9 +185,9 @@ BAD_STEPS = [0, -1, 2.5, math.inf, True, "3", None]
 @pytest.mark.parametrize("alphas", BAD_ALPHAS, ids=repr)
 def test_bad_alphas_are_refused_naming_alphas(alphas):
     # main: alphas=[] raised IndexError from argmin, a 2-D list was flattened, a number raised TypeError
-    acc = Accountant().gaussian(2.0, 3)
+    acc = Accountant(method="rdp").gaussian(2.0, 3)
     for call in (lambda: acc.get_epsilon(1e-5, alphas=alphas), lambda: acc.get_privacy_spent(delta=1e-5, alphas=alphas),
-                 lambda: acc.delta(1.0, alphas=alphas), lambda: Accountant().get_epsilon(1e-5, alphas=alphas)):
+                 lambda: acc.delta(1.0, alphas=alphas), lambda: Accountant(method="rdp").get_epsilon(1e-5, alphas=alphas)):
         with pytest.raises(DomainError) as err:
             call()
         assert err.value.name == "alphas"
@@ -196,7 +196,7 @@ def test_bad_alphas_are_refused_naming_alphas(alphas):
 @pytest.mark.parametrize("delta", BAD_DELTAS, ids=repr)
 def test_bad_delta_is_refused_naming_delta(delta):
     # main: the string "1e-5" and True were read through float(); None and lists raised TypeError
-    for acc in (Accountant().gaussian(2.0, 3), Accountant()):
+    for acc in (Accountant(method="rdp").gaussian(2.0, 3), Accountant(method="rdp")):
         for call in (lambda: acc.get_epsilon(delta), lambda: acc.get_privacy_spent(delta=delta),
                      lambda: acc.epsilon(delta)):
             with pytest.raises(DomainError) as err:
@@ -207,7 +207,7 @@ def test_bad_delta_is_refused_naming_delta(delta):
 @pytest.mark.parametrize("eps", [-1.0, float("nan"), math.inf, "1", None, [1.0], True, torch.tensor([1.0, 2.0])],
                          ids=repr)
 def test_bad_eps_is_refused_naming_eps(eps):
-    for acc in (Accountant().gaussian(2.0, 3), Accountant()):
+    for acc in (Accountant(method="rdp").gaussian(2.0, 3), Accountant(method="rdp")):
         with pytest.raises(DomainError) as err:
             acc.delta(eps)
         assert err.value.name == "eps"
@@ -218,15 +218,15 @@ def test_bad_steps_are_refused_naming_steps(steps):
     # main: steps=True was recorded as one step on the scalar path
     for call, name in ((lambda a: a.gaussian(2.0, steps), "steps"), (lambda a: a.sgm(0.01, 1.0, steps), "steps"),
                        (lambda a: a.compose("base.laplace_rdp", count=steps, b=1.0), "count")):
-        acc = Accountant()
+        acc = Accountant(method="rdp")
         with pytest.raises(DomainError) as err:
             call(acc)
         assert err.value.name == name and len(acc) == 0
 
 
 def test_state_dict_round_trip():
-    acc = Accountant().sgm(q=0.01, sigma=1.0, steps=10).laplace(b=2.0).ptr(**PTR)
-    other = Accountant()
+    acc = Accountant(method="rdp").sgm(q=0.01, sigma=1.0, steps=10).laplace(b=2.0).ptr(**PTR)
+    other = Accountant(method="rdp")
     other.load_state_dict(acc.state_dict())
     assert other.state_dict() == acc.state_dict() and len(other) == 12 and Accountant.mechanism() == "dpspec"
     with pytest.raises(ParameterError):
@@ -257,14 +257,14 @@ def test_every_table_entry_is_composable_and_is_the_rdp_curve():
     assert set(EXAMPLES) == set(MECHANISMS)
     alphas = torch.tensor([1.5, 4.0, 30.0], dtype=torch.float64)
     for mechanism_id, p in EXAMPLES.items():
-        acc = Accountant().compose(mechanism_id, count=3, **p)
+        acc = Accountant(method="rdp").compose(mechanism_id, count=3, **p)
         assert acc.supports(mechanism_id) and acc.records == ((mechanism_id, tuple(p.values()), 3),)
         want = 3 * rdp_curve(mechanism_id, **p)(alphas)
         assert torch.allclose(acc.rdp(alphas), want, rtol=1e-13, atol=0), mechanism_id
 
 
 def test_named_methods_are_records():
-    acc = Accountant().sgm(q=0.01, sigma=1.0, steps=2).gaussian(sigma=3.0).laplace(b=4.0, steps=5)
+    acc = Accountant(method="rdp").sgm(q=0.01, sigma=1.0, steps=2).gaussian(sigma=3.0).laplace(b=4.0, steps=5)
     acc.ptr(steps=2, **PTR).ptr_subsampled(q=0.02, **PTR)
     assert acc.records == (("base.sgm_rdp", (0.01, 1.0), 2), ("base.sgm_rdp", (1.0, 3.0), 1),
                            ("base.laplace_rdp", (4.0,), 5), ("ptr.thm4_3", (8.0, 4.0, 1.0, 1e-8), 2),
@@ -273,7 +273,7 @@ def test_named_methods_are_records():
     assert acc.laplace_history == [(4.0, 5)] and acc.ptr_history == [(8.0, 4.0, 1.0, 1e-8, 2)]
     assert acc.ptr_subsampled_history == [(0.02, 8.0, 4.0, 1.0, 1e-8, 1)]
     # tensors broadcast to one record per element (merged where equal), as the named methods do
-    t = Accountant().compose("base.sgm_rdp", count=torch.tensor([1, 2, 3]), q=0.01,
+    t = Accountant(method="rdp").compose("base.sgm_rdp", count=torch.tensor([1, 2, 3]), q=0.01,
                              sigma=torch.tensor([1.0, 1.0, 2.0], dtype=torch.float64))
     assert t.records == (("base.sgm_rdp", (0.01, 1.0), 3), ("base.sgm_rdp", (0.01, 2.0), 3))
 
@@ -281,7 +281,7 @@ def test_named_methods_are_records():
 def test_supports_and_what_cannot_be_accounted():
     from dpspec.fast import accountant, mechanisms
 
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     assert acc.supports("base.sgm_rdp") and mechanisms.supports("ptr.thm4_4") and accountant.supports("ptr.thm4_3")
     assert not acc.supports("ptr.zw19_upper") and not mechanisms.supports("sgm")
     assert acc.supports(acc.sgm(0.1, 1.0).records[0])
@@ -298,7 +298,7 @@ def test_supports_and_what_cannot_be_accounted():
 
 
 def test_merge_semantics():
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     for _ in range(3):
         acc.step(noise_multiplier=1.0, sample_rate=0.01)  # runs merge, as Opacus' RDPAccountant.step
     acc.step(noise_multiplier=1.0, sample_rate=0.02)
@@ -315,7 +315,7 @@ def test_merge_semantics():
 
 
 def test_history_is_a_view_and_assigning_it_replaces_the_sgm_records():
-    acc = Accountant().sgm(q=0.01, sigma=1.0, steps=5).laplace(b=2.0).compose("base.gaussian_rdp", sigma=3.0)
+    acc = Accountant(method="rdp").sgm(q=0.01, sigma=1.0, steps=5).laplace(b=2.0).compose("base.gaussian_rdp", sigma=3.0)
     assert acc.history == [(1.0, 0.01, 5), (3.0, 1.0, 1)]
     runs = [(1.0, 0.01, 300), (0.9, 0.02, 100), (1.0, 0.01, 50)]
     acc.history = runs  # as Opacus' get_noise_multiplier: stored as given (no merging), other mechanisms kept
@@ -333,9 +333,9 @@ def test_loads_the_pre_record_state_dict():
     old = {"history": [(1.0, 0.01, 10), (3.0, 1.0, 2)], "laplace_history": [(2.0, 1)],
            "ptr_history": [(8.0, 4.0, 1.0, 1e-8, 3)], "ptr_subsampled_history": [(0.01, 8.0, 4.0, 1.0, 1e-8, 2)],
            "mechanism": "dpspec"}
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     acc.load_state_dict(old)
-    want = Accountant().sgm(q=0.01, sigma=1.0, steps=10).gaussian(sigma=3.0, steps=2).laplace(b=2.0)
+    want = Accountant(method="rdp").sgm(q=0.01, sigma=1.0, steps=10).gaussian(sigma=3.0, steps=2).laplace(b=2.0)
     want.ptr(steps=3, **PTR).ptr_subsampled(q=0.01, steps=2, **PTR)
     assert acc.records == want.records and len(acc) == 18
     alphas = torch.tensor([2.0, 5.5])
@@ -348,7 +348,7 @@ def test_loads_the_pre_record_state_dict():
     buffer = io.BytesIO()
     torch.save(state, buffer)
     buffer.seek(0)
-    back = Accountant()
+    back = Accountant(method="rdp")
     back.load_state_dict(torch.load(buffer, weights_only=True))
     assert back.records == want.records
     with pytest.raises(ParameterError, match="cannot be accounted"):
@@ -368,7 +368,7 @@ def test_many_distinct_tuples_compose_across_chunks(monkeypatch):
     sigma = (0.7 + torch.rand(137, generator=gen, dtype=torch.float64)).tolist()
     q = (0.001 + 0.05 * torch.rand(137, generator=gen, dtype=torch.float64)).tolist()
     steps = torch.randint(1, 50, (137,), generator=gen).tolist()
-    acc = Accountant()
+    acc = Accountant(method="rdp")
     for s, qq, n in zip(sigma, q, steps):
         acc.sgm(q=qq, sigma=s, steps=n).laplace(b=5.0 + s)
     acc.sgm(q=q[0], sigma=sigma[0], steps=2)  # a repeated pair: grouped with the first
@@ -403,7 +403,7 @@ HETERO = [(1.0, 0.01, 300), (0.9, 0.02, 100), (1.3, 0.005, 1000), (1.0, 0.01, 50
 @pytest.mark.peers
 def test_step_and_epsilon_as_opacus():
     accountants = pytest.importorskip("opacus.accountants")
-    ours, theirs = Accountant(), accountants.RDPAccountant()
+    ours, theirs = Accountant(method="rdp"), accountants.RDPAccountant()
     for s, q in [(1.0, 0.01), (1.0, 0.01), (1.2, 0.01), (1.2, 0.02), (1.2, 0.02), (1.0, 0.01)]:
         ours.step(noise_multiplier=s, sample_rate=q)
         theirs.step(noise_multiplier=s, sample_rate=q)
@@ -429,7 +429,7 @@ def test_epsilon_as_dp_accounting():
             acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(s)), n)
         return acc
 
-    ours = Accountant()
+    ours = Accountant(method="rdp")
     ours.history = list(HETERO)
     integers = list(range(2, 64))  # exact binomial sums on both sides
     for delta in (1e-3, 1e-9):
