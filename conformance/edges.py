@@ -469,7 +469,7 @@ class Tolerance:
 
 def _tolerance_of(statement, tolerance, point) -> Tolerance:
     if tolerance is None:
-        return Tolerance(statement.tolerance)
+        return Tolerance(statement.tolerance, max(ATOL, statement.abs_tolerance))
     t = tolerance(point)
     if isinstance(t, (int, float)):
         return Tolerance(float(t))

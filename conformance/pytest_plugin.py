@@ -55,7 +55,8 @@ def _accountant_report(r) -> str:
     if r.claimed:
         lines.append(f"  claimed:   ε = {r.claimed.get('epsilon')}")
     ref = r.reference or {}
-    for key in ("eps_same_orders", "eps_rdp", "alpha", "how", "error"):
+    for key in ("eps_same_orders", "eps_rdp", "alpha", "how", "error", "eps_pld_lower", "eps_pld_upper",
+                "pld_grid_step", "pld_error"):
         if key in ref:
             lines.append(f"  reference: {key} = {ref[key]}")
     if r.mc_interval:

@@ -60,6 +60,7 @@ opacus; this module does not).
 from __future__ import annotations
 
 import math
+import warnings
 from collections import OrderedDict
 from typing import Iterable, NamedTuple, Sequence
 
@@ -171,6 +172,7 @@ class Accountant:
         self._pld_cache: dict = {}
         self._pld_group_list: list = []
         self.grid_step: float | None = None  # the lattice step of the last PLD answer
+        self.converged: bool | None = None  # whether that answer met its target width
 
     # -- recording ------------------------------------------------------------------------------------------
     @property
@@ -219,17 +221,21 @@ class Accountant:
             self._plds_key = key
         return self._pld_group_list
 
-    def _pld_composed(self, step: float, direction: str):
-        """(upper, lower) composed PLDs of the current records in ``direction`` at lattice ``step`` (cached)."""
+    def _pld_composed(self, step: float, direction: str, tail: float):
+        """(upper, lower) composed PLDs of the current records in ``direction`` at lattice ``step``, leaving out at
+        most ``tail`` of mass per side (cached; a composition that left out less serves too)."""
         from .base import pld
 
         groups = self._pld_state()
-        if (step, direction) not in self._plds:
-            self._plds[(step, direction)] = pld.compose_direction(groups, step, direction, device=self.device,
-                                                                  cache=self._pld_cache)
-        return self._plds[(step, direction)]
+        for (st, d, tl), value in self._plds.items():
+            if st == step and d == direction and tl <= tail:
+                return value
+        value = pld.compose_direction(groups, step, direction, device=self.device, cache=self._pld_cache, tail=tail)
+        self._plds[(step, direction, tail)] = value
+        return value
 
-    def _refined(self, interval_of, target_of, min_step: float = MIN_GRID_STEP):
+    def _refined(self, interval_of, target_of, min_step: float = MIN_GRID_STEP, floor_of=None,
+                 tail: float = 1e-30):
         """The certified interval of the composition, narrowed until its width is at most ``target_of(lo, hi)``.
 
         Each direction of add/remove neighbours has its own certified interval ``interval_of(upper, lower)``; the
@@ -240,16 +246,35 @@ class Accountant:
         from .base import pld
 
         directions = pld.directions_of(self._pld_state())
-        step = FIRST_GRID_STEP
-        while True:
-            try:
-                found = {d: interval_of(*self._pld_composed(step, d)) for d in directions}
-                break
-            except ParameterError as exc:
-                if "grid points" not in str(exc) and "bins" not in str(exc):
-                    raise
-                step *= 4
+        usable = {k: v for k, v in self._plds.items() if k[2] <= tail}
+        if usable and all(any(k[1] == d for k in usable) for d in directions):
+            # compositions of these records already computed (an earlier query): every one of them certifies an
+            # interval here too; start from their intersection and the finest step among them
+            found = {}
+            for (st, d, _), value in usable.items():
+                a, b = interval_of(*value)
+                old = found.get(d, (-math.inf, math.inf))
+                found[d] = (max(old[0], a), min(old[1], b))
+            step = min(k[0] for k in usable)
+        else:
+            step = FIRST_GRID_STEP
+            while True:
+                try:
+                    found = {d: interval_of(*self._pld_composed(step, d, tail)) for d in directions}
+                    break
+                except ParameterError as exc:
+                    if "grid points" not in str(exc) and "bins" not in str(exc):
+                        raise
+                    step *= 4
         combined = lambda: (max(v[0] for v in found.values()), max(v[1] for v in found.values()))  # noqa: E731
+
+        def floor_reached(lo, hi, step):
+            """Whether the upper side's float allowance (eta per bin, over all bins) is a sizeable part of what
+            decides the answer (``floor_of(upper composition, lo, hi)``) in every direction still refined."""
+            if floor_of is None:
+                return False
+            live = [self._pld_composed(step, d, tail)[0] for d in directions if found[d][1] > lo]
+            return bool(live) and all(floor_of(up, lo, hi) for up in live)
         lo, hi = combined()
         width, target = (hi - lo if math.isfinite(hi) else 0.0), target_of(lo, hi)
         previous = None
@@ -265,14 +290,27 @@ class Accountant:
                     rate = min(max(math.log(p_width / width) / math.log(p_step / step), 2.0), 3.5)
             new_step = step * (target / width) ** (1 / rate) * 0.9
             previous = (step, width)
-            step = max(min_step, min(new_step, step / 1.5))
-            for d in directions:
-                if found[d][1] > lo:  # this direction may decide the answer
-                    a, b = interval_of(*self._pld_composed(step, d))
-                    found[d] = (max(found[d][0], a), min(found[d][1], b))
+            finer = max(min_step, min(new_step, step / 1.5))
+            try:
+                for d in directions:
+                    if found[d][1] > lo:  # this direction may decide the answer
+                        a, b = interval_of(*self._pld_composed(finer, d, tail))
+                        found[d] = (max(found[d][0], a), min(found[d][1], b))
+            except ParameterError as exc:  # the lattice would exceed MAX_BINS: keep what is certified
+                if "grid points" not in str(exc) and "bins" not in str(exc):
+                    raise
+                break
+            step = finer
             lo, hi = combined()
             width, target = (hi - lo if math.isfinite(hi) else 0.0), target_of(lo, hi)
+            if floor_reached(lo, hi, step):
+                break  # the floating-point allowance, not the lattice, limits the width: a finer lattice cannot help
         self.grid_step = step
+        self.converged = width <= target
+        if not self.converged and math.isfinite(target):
+            warnings.warn(f"dpspec: the certified interval [{lo:.6g}, {hi:.6g}] is wider than the target {target:.3g}; "
+                          f"the finest lattice step tried was {step:.3g} (the next would exceed the lattice size "
+                          "limit or MIN_GRID_STEP)", RuntimeWarning, stacklevel=3)
         return lo, max(lo, hi)
 
     def epsilon_interval(self, delta) -> tuple[float, float]:
@@ -283,7 +321,8 @@ class Accountant:
         if not len(self):
             return 0.0, 0.0
         return self._refined(lambda up, low: (low.epsilon(d), up.epsilon(d)),
-                             lambda lo, hi: max(self.eps_width, EPS_WIDTH_REL * lo))
+                             lambda lo, hi: max(self.eps_width, EPS_WIDTH_REL * lo),
+                             floor_of=lambda up, lo, hi: up.eta * up.bins >= 1e-2 * d, tail=_tail_for(d))
 
     def delta_interval(self, eps) -> tuple[float, float]:
         """(lower, upper): certified bounds on the tight δ(ε) of the composition, narrowed until the δ interval
@@ -292,7 +331,8 @@ class Accountant:
         if not len(self):
             return 0.0, 0.0
         return self._refined(lambda up, low: (float(low.delta(e)), float(up.delta(e))),
-                             lambda lo, hi: 1e-3 * hi)
+                             lambda lo, hi: 1e-3 * hi,
+                             floor_of=lambda up, lo, hi: up.eta * up.bins >= 1e-2 * max(hi, 1e-300))
 
     def _compose(self, mechanism: str, values: dict, count, count_name: str) -> "Accountant":
         entry = mechanisms.get(mechanism)
@@ -621,8 +661,10 @@ def _pld_decides(q: float, sigma: float, steps: int, delta: float, target: float
             return math.inf                       # decided
         return max(0.5 * min(target - lo, hi - target), 1e-12)
 
-    lo, hi = acc._refined(lambda up, low: (low.epsilon(delta), up.epsilon(delta)), target_of,
-                          min_step=PLD_CALIBRATION_STEP)
+    with warnings.catch_warnings():  # an undecided σ is decided conservatively below, not reported
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo, hi = acc._refined(lambda up, low: (low.epsilon(delta), up.epsilon(delta)), target_of,
+                              min_step=PLD_CALIBRATION_STEP)
     return hi <= target
 
 
@@ -668,3 +710,10 @@ def _calibrate_pld(target: float, delta: float, q: float, steps: float, *, rtol:
         else:
             log_lo = mid
     return math.exp(log_hi)
+
+
+
+def _tail_for(delta: float) -> float:
+    """The mass a composition may leave out per side when answering at ``delta``: 1e-8·δ (the upper side adds it to
+    δ, the lower side subtracts twice it: a relative change of 1e-8 in δ), within [1e-40, 1e-12]."""
+    return min(max(1e-8 * delta, 1e-40), 1e-12)

@@ -166,7 +166,8 @@ def tolerance(statement_id: str, params: Mapping[str, Any] | None = None) -> Tol
     for entry in TOLERANCES.get(statement_id, ()):
         if params is not None and entry.applies(params):
             return entry
-    return Tol(catalogue.get(statement_id).tolerance, "Statement.tolerance")
+    s = catalogue.get(statement_id)
+    return Tol(s.tolerance, "Statement.tolerance", atol=max(ATOL, s.abs_tolerance))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """Accountant audits: what a peer accountant claims for a setting, against (a) the dpspec reference (exact RDP of
 the Poisson-subsampled Gaussian put through the accountant's own conversion at the same orders; the RDP-derived ε)
-and (b) the Monte Carlo truth (montecarlo.py: rigorous interval for δ(ε) of the composed mechanism, both
-directions).
+(b) the Monte Carlo truth (montecarlo.py: rigorous interval for δ(ε) of the composed mechanism, both
+directions) and (c) dpspec's PLD sandwich (``pld_sandwich``: ``dpspec.fast.Accountant(method="pld")``, a certified
+interval [lower, upper] ∋ the true ε at the setting's δ, both directions, the max; docs/pld.md:
+connect-the-dots upper of Doroshenko et al. 2022, arXiv 2207.04380, and dpspec's lowered-dots lower). The sandwich is
+the only floor for tight methods (PLD, PRV): the RDP-derived ε lies above the truth and decides nothing for them.
 
 Verdicts (one per accountant × setting):
 
@@ -15,10 +18,14 @@ Verdicts (one per accountant × setting):
   only if the cell's p-value survives Holm's step-down across all Monte Carlo-tested cells of the matrix at
   family-wise level 1 − confidence; a cell that does not is ``consistent`` with the reason saying so).
   Approximations that are not bounds (GDP by CLT) get the same test and are labelled ``is_bound: false``.
-* ``loose`` — valid, but the claimed δ is more than ``LOOSE_FACTOR`` times the upper confidence bound of the true δ
-  at the claimed ε (slack = that ratio); without a Monte Carlo truth, the claimed ε exceeds the reference ε of the
-  same method (RDP accountants: same conversion at the same orders; others: the RDP-derived ε) by more than
-  ``LOOSE_EPS_REL``.
+  Also (reason ``unsound: … below dpspec's certified lower bound``, certified, whatever the Monte Carlo says): any
+  accountant's ε (RDP, PLD, PRV or GDP) below the sandwich's lower ε by more than ``PLD_RTOL``/``PLD_ATOL``.
+* ``loose`` — tight accountants (``Adapter.declared_error`` set: PRV, PLD): the claimed ε exceeds the sandwich's
+  upper ε at δ·(1 − delta_rel) by more than the accountant's own declared ε error (``pld_comparison``); inside is
+  ``consistent``, whatever the Monte Carlo slack. Other accountants: valid, but the claimed δ is more than
+  ``LOOSE_FACTOR`` times the upper confidence bound of the true δ at the claimed ε (slack = that ratio); without a
+  Monte Carlo truth, the claimed ε exceeds the reference ε of the same method (RDP accountants: same conversion at
+  the same orders; others: the RDP-derived ε) by more than ``LOOSE_EPS_REL``.
 * ``consistent`` — none of the above.
 
 The property checks that would have caught the known bugs (notes §3, item 3) are run on every claim and listed in
@@ -58,6 +65,9 @@ SPREAD_ORDERS = (1.5, 2.0, 3.0, 4.0, 5.0, 8.0, 16.0, 32.0, 63.0, 64.0)
 PEER_TIMEOUT = 300.0  # seconds one claim may take (the slowest matrix claim measured: opacus.prv at high_eps_b3,
 #                      about 100 s on 2 busy cores)
 MAX_MC_DRAWS = 2 * 10**8  # samples × steps per direction (the headline setting needs 3·10⁷, ~10 s per direction)
+PLD_RTOL = 1e-6  # a claimed ε below the sandwich's lower ε·(1 − PLD_RTOL) − PLD_ATOL is unsound (the lower end is
+PLD_ATOL = 1e-9  # rigorous up to the float64 rounding of the composed masses; the same relative slack as EPS_RTOL)
+PLD_REFERENCE = True  # compute dpspec's PLD sandwich for every row (seconds per setting, cached); False: skip it
 OPTIMISE_ORDER = True  # the reference RDP-derived ε at the optimal α (base.rdp_to_dp, seconds per setting); False:
 #                        at the best integer order ≤ 256 (quicker; the verdict tests use it)
 
@@ -145,6 +155,25 @@ def _compare_orders(claim: _adapters.Claim, setting: Setting) -> list[float]:
     return sorted(a for a in chosen if a in claim.rdp)
 
 
+BBGHS_KL = "bbghs_kl"  # dp-accounting's conversion: CKS20 Prop. 12, and ε = 0 where its KL fallback applies
+
+
+def own_epsilon(rho_total, alpha: float, delta: float, conversion: str):
+    """The accountant's own conversion of a total RDP value at one order: ``reference.epsilon``; for ``bbghs_kl``
+    (dp-accounting 0.6.0 ``rdp_privacy_accountant.compute_epsilon``) first its fallback ε = 0 where
+    δ² + expm1(−ρ(α)) > 0, valid as δ ≥ √(1 − e^{−ρ(α)}) ≥ √(1 − e^{−KL}) ≥ TV (Bretagnolle–Huber; KL ≤ ρ(α)).
+    Without it the floor of an accountant that reports ε = 0 there was the CKS20 value (3.58 at q = 0.01, σ = 1,
+    T = 10, δ = 0.5, where dpspec's PLD sandwich certifies ε = 0): a false "unsound"."""
+    if conversion == BBGHS_KL:
+        import mpmath
+
+        with mpmath.workdps(reference.DPS):
+            if mpmath.mpf(delta) ** 2 + mpmath.expm1(-mpmath.mpf(rho_total)) > 0:
+                return mpmath.mpf(0)
+        conversion = "bbghs"
+    return reference.epsilon(rho_total, alpha, delta, conversion)
+
+
 def rdp_reference(adapter: _adapters.Adapter, claim: _adapters.Claim, setting: Setting) -> dict[str, Any]:
     """Claimed vs exact RDP at the compared orders, and the reference ε by the same conversion at the same
     orders (the accountant's optimal order, or the best compared order when it reports none)."""
@@ -159,9 +188,8 @@ def rdp_reference(adapter: _adapters.Adapter, claim: _adapters.Claim, setting: S
     finite_rows = [r for r in rows if math.isfinite(r["exact"])]
     at = [r for r in finite_rows if r["alpha"] == claim.order] or finite_rows
     if at:
-        best = min(at, key=lambda r: float(reference.epsilon(r["exact"], r["alpha"], setting.delta,
-                                                             adapter.conversion)))
-        eps_ref = float(reference.epsilon(best["exact"], best["alpha"], setting.delta, adapter.conversion))
+        best = min(at, key=lambda r: float(own_epsilon(r["exact"], r["alpha"], setting.delta, adapter.conversion)))
+        eps_ref = float(own_epsilon(best["exact"], best["alpha"], setting.delta, adapter.conversion))
         out.update({"eps_same_orders": eps_ref, "alpha": best["alpha"],
                     "eps_rel_diff": (claim.epsilon - eps_ref) / eps_ref if eps_ref else None})
     return out
@@ -186,6 +214,95 @@ def _rdp_epsilon(q: float, sigma: float, steps: int, delta: float, optimise: boo
         elif e > best[0] * 1.5 + 1:
             break
     return {"eps_rdp": best[0], "alpha_rdp": best[1], "how": "best integer order, BBGHS conversion (base.sgm_rdp)"}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# dpspec's PLD sandwich: the certified two-sided reference (a floor for every method, a ceiling for tight ones)
+
+PLD_HOW = ("dpspec.fast.Accountant(method='pld').sgm(q, σ, T).epsilon_interval(δ): connect-the-dots upper "
+           "(Doroshenko et al. 2022, arXiv 2207.04380) and dpspec's lowered-dots lower PLD, both directions (max)")
+
+
+def _pld_accountant(q: float, sigma: float, steps: int):
+    """dpspec's PLD accountant for T steps of the SGM (docs/pld.md), imported lazily:
+    the audit runs (without this reference) in a tree that does not have it."""
+    from dpspec.fast import Accountant
+
+    return Accountant(method="pld").sgm(q, sigma, steps)
+
+
+@functools.lru_cache(maxsize=256)
+def _pld_interval(q: float, sigma: float, steps: int, delta: float) -> tuple[float, float, float, tuple[str, ...]]:
+    """(lower ε, upper ε, grid step, warnings) of dpspec's PLD sandwich at δ (cached: one composition per setting
+    and δ). Its warnings (e.g. an interval wider than the accountant's target) go into the row, not the terminal."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        acc = _pld_accountant(q, sigma, steps)
+        lo, hi = acc.epsilon_interval(delta)
+    return float(lo), float(hi), float(acc.grid_step), tuple(dict.fromkeys(str(w.message) for w in caught))
+
+
+def pld_sandwich(setting: Setting, delta_rel: float = 0.0) -> dict[str, Any]:
+    """dpspec's certified interval [``eps_pld_lower``, ``eps_pld_upper``] ∋ the true ε(δ) of the setting (both
+    directions, the max), its grid step, and (``delta_rel`` > 0) the upper ε at δ·(1 − delta_rel)
+    (``eps_pld_upper_shifted``: where a PRV accountant evaluates, δ minus its δ error). ``pld_error`` says why the
+    sandwich is missing (not in this tree, refused, failed); ``PLD_REFERENCE`` off skips it."""
+    if not PLD_REFERENCE:
+        return {"pld_skipped": "PLD_REFERENCE is off"}
+    args = (setting.q, setting.sigma, setting.steps)
+    try:
+        lo, hi, step, caught = _pld_interval(*args, setting.delta)
+        out: dict[str, Any] = {"eps_pld_lower": lo, "eps_pld_upper": hi, "pld_grid_step": step, "pld_how": PLD_HOW}
+        if caught:
+            out["pld_warnings"] = list(caught)
+        if delta_rel > 0:
+            out["eps_pld_upper_shifted"] = _pld_interval(*args, setting.delta * (1 - delta_rel))[1]
+            out["pld_shift_delta_rel"] = delta_rel
+    except Exception as exc:  # the reference must not take the audit down; say why it is missing
+        return {"pld_error": f"{type(exc).__name__}: {exc}"[:500]}
+    if not (math.isfinite(lo) and lo >= 0 and hi >= lo):  # a broken sandwich decides nothing
+        return {"pld_error": f"dpspec PLD sandwich [{lo!r}, {hi!r}] is not an interval of ε ≥ 0", **out,
+                "eps_pld_lower": None, "eps_pld_upper": None}
+    return out
+
+
+def pld_comparison(adapter: _adapters.Adapter, claim: _adapters.Claim, ref: dict[str, Any]) -> dict[str, Any] | None:
+    """The claim against dpspec's sandwich: ``below_lower`` (an under-report, certified: the lower ε is rigorous),
+    and for tight accountants (``adapter.declared_error``) ``above_upper``: the claim exceeds the upper ε (at
+    δ·(1 − delta_rel)) by more than the declared ε error. None without a sandwich."""
+    lo, hi = ref.get("eps_pld_lower"), ref.get("eps_pld_upper")
+    if lo is None or hi is None:
+        return None
+    eps = claim.epsilon
+    floor = lo * (1 - PLD_RTOL) - PLD_ATOL
+    out: dict[str, Any] = {"lower": lo, "upper": hi, "grid_step": ref.get("pld_grid_step"), "claimed": eps,
+                           "floor": floor, "rtol": PLD_RTOL, "atol": PLD_ATOL, "below_lower": eps < floor,
+                           "inside": floor <= eps <= hi * (1 + PLD_RTOL) + PLD_ATOL}
+    de = adapter.declared_error
+    if de:
+        ceiling = ref.get("eps_pld_upper_shifted", hi)
+        limit = ceiling * (1 + PLD_RTOL) + PLD_ATOL + float(de.get("eps", 0.0))
+        out.update({"declared_error": dict(de), "upper_at_shifted_delta": ceiling, "limit": limit,
+                    "excess": eps - ceiling if math.isfinite(ceiling) else None,
+                    "above_upper": math.isfinite(limit) and eps > limit})
+    return out
+
+
+def _pld_verdict(p: dict[str, Any], c: _adapters.Claim, result) -> AuditResult:
+    """Loose or consistent for a tight accountant, by the sandwich (its upper ε is certified, so "inside" needs
+    no Monte Carlo; the Monte Carlo slack stays in the evidence)."""
+    lo, hi, de = p["lower"], p["upper"], p["declared_error"]
+    what = de.get("what", f"declared ε error {de.get('eps', 0):g}")
+    if p["above_upper"]:
+        if c.epsilon == math.inf:
+            return result("loose", f"ε = ∞ claimed (valid, vacuous); dpspec certifies ε ≤ {hi:.6g}")
+        return result("loose", f"claimed ε = {c.epsilon:.6g} exceeds dpspec's certified upper ε = "
+                               f"{p['upper_at_shifted_delta']:.6g} by {p['excess']:.3g}, more than its own "
+                               f"declared error ({what})")
+    return result("consistent", f"claimed ε = {c.epsilon:.6g} within dpspec's certified ε ∈ [{lo:.6g}, {hi:.6g}] "
+                                f"(grid step {p['grid_step']:g}) up to its declared error ({what})")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -242,9 +359,11 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
     base = dict(library=a.library, version=p.version, accountant=a.name, setting=s.to_json(),
                 is_bound=a.is_bound, semantics={"accountant_class": a.accountant, **a.semantics})
     evidence: dict[str, Any] = {"command": command, "peer_output": p.output.to_json()}
-    if p.claim is None:
-        return AuditResult(claimed=None, reference=None, mc_interval=None, verdict="error", evidence=evidence,
-                           reason=p.error, seconds=p.seconds, **base)
+    if p.claim is None:  # the row still shows what dpspec certifies there (the sandwich is cheap and cached)
+        sandwich = pld_sandwich(s)
+        return AuditResult(claimed=None, reference=sandwich if "eps_pld_lower" in sandwich else None,
+                           mc_interval=None, verdict="error", evidence=evidence, reason=p.error, seconds=p.seconds,
+                           **base)
     c = p.claim
     claimed = {"epsilon": c.epsilon, "delta": s.delta, "order": c.order, "eps_at": c.eps_at, **c.extra}
     if c.rdp:
@@ -262,6 +381,7 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
         ref.update(rdp_epsilon(s))
     except Exception as exc:  # the reference must not take the audit down; say why it is missing
         ref["error"] = f"{type(exc).__name__}: {exc}"
+    ref.update(pld_sandwich(s, float((a.declared_error or {}).get("delta_rel", 0.0))))
     mc = None
     if truth is not None and math.isfinite(c.epsilon) and c.epsilon >= 0:
         mc = truth.delta_interval(c.epsilon, confidence)
@@ -290,6 +410,17 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
                                    f"reference ε = {floor:.6g} of its own conversion ({a.conversion}) of the exact "
                                    f"RDP at its own order α = {ref['alpha']:g} (certified by the mpmath "
                                    f"reference; tolerance {EPS_RTOL:g} relative), whatever the Monte Carlo says")
+    tight = pld_comparison(a, c, ref)
+    if tight is not None:
+        evidence["pld"] = tight
+    if tight is not None and tight["below_lower"]:
+        rel = (c.epsilon - tight["lower"]) / tight["lower"] if tight["lower"] else -math.inf
+        evidence["unsound"] = {"claimed": c.epsilon, "reference_floor": tight["lower"], "source": "dpspec PLD",
+                               "rel_diff": rel, "rtol": PLD_RTOL, "atol": PLD_ATOL}
+        return result("violation", f"unsound: claimed ε = {c.epsilon:.6g} is below dpspec's certified lower bound "
+                                   f"ε ≥ {tight['lower']:.6g} (PLD sandwich [{tight['lower']:.6g}, "
+                                   f"{tight['upper']:.6g}], grid step {tight['grid_step']:g}; {-100 * rel:.3g} % "
+                                   f"under; tolerance {PLD_RTOL:g} relative), whatever the Monte Carlo says")
     if mc is not None and mc["lo"] > s.delta:
         evidence["delta_lower_confidence_bound"] = mc["lo"]
         p_value = truth.violation_pvalue(c.epsilon, s.delta)
@@ -300,6 +431,9 @@ def judge(p: _Partial, truth: montecarlo.SgmTruth | None, confidence: float, mc_
     if mc is not None:
         slack = s.delta / mc["hi"] if mc["hi"] > 0 else math.inf
         evidence["delta_slack"] = slack
+    if tight is not None and "above_upper" in tight:
+        return _pld_verdict(tight, c, result)
+    if mc is not None:
         if slack > LOOSE_FACTOR:
             return result("loose", f"valid; claimed δ is {slack:.3g}× the upper confidence bound of the true "
                                    f"δ({c.epsilon:.6g}) = {mc['hi']:.3g}")

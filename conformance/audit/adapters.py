@@ -13,7 +13,8 @@ from ``mymodule`` (the current directory searched first). ``obj`` is either an :
 below; ``conversion`` names the RDP→DP conversion when ``run`` reports RDP values, so that they are checked
 against the exact RDP) or a callable ``obj(setting, deltas)`` returning a :class:`Claim`, a mapping
 ``{δ: ε}`` over ``deltas`` or a number (ε at ``setting.delta``); a callable may carry the attributes ``is_bound``
-(default True), ``semantics`` (a dict) and ``conversion``.
+(default True), ``semantics`` (a dict), ``conversion`` and ``declared_error`` (a tight accountant's declared error,
+``{"eps": ..., "delta_rel": ..., "what": ...}``, see :class:`Adapter`).
 """
 from __future__ import annotations
 
@@ -49,9 +50,14 @@ class Adapter:
     is_bound: bool  # False for approximations (GDP by CLT)
     semantics: dict[str, Any]
     run: Callable[[Setting, list[float]], Claim]
-    conversion: str | None = None  # the RDP→DP conversion an RDP accountant uses (reference.CONVERSIONS)
+    conversion: str | None = None  # the RDP→DP conversion an RDP accountant uses (reference.CONVERSIONS, or
+    #                                 "bbghs_kl": dp-accounting's, accountants.own_epsilon)
     module: str | None = None  # the library's import name, imported before the (isolated) claim runs
     version_text: str | None = None  # the version when ``library`` is not an installed distribution (own code)
+    # Tight accountants (PLD, PRV): the error they declare, {"eps": additive ε error, "delta_rel": the relative δ
+    # error they evaluate at (ε reported for δ·(1 − delta_rel)), "what": in words}; the audit calls a claim loose
+    # only beyond it above dpspec's certified upper ε. None: not a tight method (RDP, GDP).
+    declared_error: dict[str, Any] | None = None
 
     def version(self) -> str:
         if self.version_text is not None:
@@ -90,12 +96,16 @@ def _opacus_rdp(s: Setting, deltas: list[float]) -> Claim:
                  {d: float(e) for d, (e, _) in zip(deltas, spent)}, {"eps_dense_grid": float(dense[0][0])})
 
 
+OPACUS_PRV_EPS_ERROR = 0.01  # PRVAccountant.get_epsilon defaults (Opacus 1.6.0 accountants/prv.py): eps_error = 0.01,
+OPACUS_PRV_DELTA_REL = 1e-3  # delta_error = δ/1000; it returns eps_upper = ε(δ − delta_error) + eps_error
+
+
 def _opacus_prv(s: Setting, deltas: list[float]) -> Claim:
     from opacus.accountants import PRVAccountant
 
     acc = PRVAccountant()
     acc.history = [(s.sigma, s.q, s.steps)]
-    eps = {d: float(acc.get_epsilon(d)) for d in deltas}
+    eps = {d: float(acc.get_epsilon(d)) for d in deltas}  # as a user calls it: the defaults above
     return Claim(eps[deltas[0]], eps_at=eps)
 
 
@@ -132,10 +142,13 @@ def _dpa_rdp(s: Setting, deltas: list[float]) -> Claim:
                  {d: float(e) for d, (e, _) in zip(deltas, spent)}, {"eps_dense_grid": float(dense[0][0])})
 
 
+DPA_PLD_VDI = 1e-4  # PLDAccountant's default value_discretization_interval (dp-accounting 0.6.0)
+
+
 def _dpa_pld(s: Setting, deltas: list[float]) -> Claim:
     import dp_accounting as dpa
 
-    acc = dpa.pld.PLDAccountant()
+    acc = dpa.pld.PLDAccountant(value_discretization_interval=DPA_PLD_VDI)
     acc.compose(_sgm_event(s))
     eps = {d: float(acc.get_epsilon(d)) for d in deltas}
     return Claim(eps[deltas[0]], eps_at=eps)
@@ -186,22 +199,38 @@ def _prv_accountant(s: Setting, deltas: list[float]) -> Claim:
     return Claim(out[deltas[0]], eps_at=out, extra={"lower_estimate_upper": bounds[deltas[0]]})
 
 
+def _prv_error(eps_error: float, delta_rel: float) -> dict[str, Any]:
+    """A PRV accountant reports eps_upper = ε̂(δ − delta_error) + eps_error, where the estimate ε̂ is within
+    eps_error of the truth (Gopi, Lee & Wutschitz 2021, Thm 5.5: its (lower, upper) are 2·eps_error apart): so its
+    answer may exceed the true ε(δ·(1 − delta_rel)) by up to 2·eps_error within its own declaration (measured: the
+    small-ε rows of Opacus' msr_values table exceed it by eps_error + 1e-5 … 4e-5)."""
+    return {"eps": 2 * eps_error, "delta_rel": delta_rel,
+            "what": f"PRV: ε̂(δ·(1 − {delta_rel:g})) + eps_error, ε̂ within eps_error = {eps_error:g} of the truth "
+                    f"(Gopi, Lee & Wutschitz 2021), so up to 2·eps_error = {2 * eps_error:g} above it"}
+
+
+PLD_ERROR = {"eps": DPA_PLD_VDI, "delta_rel": 0.0,
+             "what": f"value_discretization_interval = {DPA_PLD_VDI:g} (pessimistic connect-the-dots PLD; taken as "
+                     "its ε error: measured 3e-5 at the headline setting, notes §1.1 rows 6–7)"}
+
+
 ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
     Adapter("opacus.rdp", "opacus", "opacus.accountants.RDPAccountant (analysis.rdp.compute_rdp)", True,
             _sem("both (MTZ19 remove direction, which dominates)", "DEFAULT_ALPHAS 1.1…10.9 step 0.1, 12…63",
                  conversion="Balle et al. 2020 Thm 21, no KL fallback, no clamp"), _opacus_rdp, "bbghs", "opacus"),
     Adapter("opacus.prv", "opacus", "opacus.accountants.PRVAccountant", True,
             _sem("remove only (PoissonSubsampledGaussianPRV)", "eps_error=0.01, delta_error=δ/1000",
-                 reports="eps_upper"), _opacus_prv, module="opacus"),
+                 reports="eps_upper"), _opacus_prv, module="opacus",
+            declared_error=_prv_error(OPACUS_PRV_EPS_ERROR, OPACUS_PRV_DELTA_REL)),
     Adapter("opacus.gdp", "opacus", "opacus.accountants.GaussianAccountant (poisson=True)", False,
             _sem("n/a (CLT: μ = q√(T(e^{1/σ²}−1)))", "none", approximation="GDP central limit theorem, "
                  "Bu, Dong, Long & Su 2020; not a bound"), _opacus_gdp, module="opacus"),
     Adapter("dp_accounting.rdp", "dp-accounting", "dp_accounting.rdp.RdpAccountant", True,
             _sem("both (max)", "default orders 1.1…10.9, 11…63, 128, 256, 512, 1024",
-                 conversion="CKS20 Prop. 12 + KL fallback, ε clamped ≥ 0"), _dpa_rdp, "bbghs", "dp_accounting"),
+                 conversion="CKS20 Prop. 12 + KL fallback, ε clamped ≥ 0"), _dpa_rdp, "bbghs_kl", "dp_accounting"),
     Adapter("dp_accounting.pld", "dp-accounting", "dp_accounting.pld.PLDAccountant", True,
             _sem("both (add and remove PMFs, max)", "value_discretization_interval=1e-4, pessimistic"),
-            _dpa_pld, module="dp_accounting"),
+            _dpa_pld, module="dp_accounting", declared_error=PLD_ERROR),
     Adapter("autodp.rdp", "autodp", "autodp.mechanism_zoo.NoisySGD_Mechanism", True,
             _sem("remove (Zhu–Wang 2019 tight Poisson bound)", "integer α exact, fractional by CGF interpolation; α optimised "
                  "internally (no order reported: the reference is the best of the orders 1.5…64 compared)",
@@ -213,7 +242,7 @@ ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
     Adapter("prv_accountant", "prv-accountant", "prv_accountant.PRVAccountant", True,
             _sem("remove only (PoissonSubsampledGaussianMechanism)",
                  f"eps_error={PRV_EPS_ERROR}, delta_error=δ/1000", reports="eps_upper"), _prv_accountant,
-            module="prv_accountant"),
+            module="prv_accountant", declared_error=_prv_error(PRV_EPS_ERROR, 1e-3)),
 )}
 
 
@@ -259,8 +288,10 @@ def load_adapter(spec: str) -> Adapter:
     version = getattr(sys.modules.get(module), "__version__", None)
     semantics = getattr(obj, "semantics", None)
     is_bound = getattr(obj, "is_bound", True)
+    declared = getattr(obj, "declared_error", None)
     return Adapter(spec, module.split(".")[0], spec, bool(is_bound),
                    dict(semantics) if isinstance(semantics, Mapping) else {"declared": "by the caller's own code"},
                    _claim_of(spec, obj), getattr(obj, "conversion", None),
-                   version_text=str(version) if version is not None else "own code")
+                   version_text=str(version) if version is not None else "own code",
+                   declared_error=dict(declared) if isinstance(declared, Mapping) else None)
 

@@ -25,11 +25,20 @@ def _row(r: AuditResult) -> list[str]:
     ref_eps = ref.get("eps_same_orders", ref.get("eps_rdp"))
     interval = f"[{mc['lo']:.3g}, {mc['hi']:.3g}]" if mc else ""
     return [r.setting["name"], r.accountant, r.version, eps + ("" if r.is_bound else " (approx.)"),
-            _fmt(ref_eps), interval, r.verdict, ", ".join(r.evidence.get("failed_checks", []))]
+            _fmt(ref_eps), pld_cell(ref), interval, r.verdict, ", ".join(r.evidence.get("failed_checks", []))]
 
 
-HEADER = ["setting", "accountant", "version", "claimed ε", "reference ε", "true δ(claimed ε)", "verdict",
-          "failed checks"]
+def pld_cell(ref: dict[str, Any]) -> str:
+    """dpspec's certified PLD interval of ε ("[lower, upper]"), or why it is missing."""
+    lo, hi = ref.get("eps_pld_lower"), ref.get("eps_pld_upper")
+    if lo is not None and hi is not None:
+        return f"[{_fmt(lo, 7)}, {_fmt(hi, 7)}]"
+    return "n/a" if ref.get("pld_error") else ""
+
+
+HEADER = ["setting", "accountant", "version", "claimed ε", "reference ε", "dpspec PLD ε", "true δ(claimed ε)",
+          "verdict", "failed checks"]
+VERDICT_COLUMN = HEADER.index("verdict")
 
 
 def print_table(results: Iterable[AuditResult]) -> None:
@@ -42,7 +51,7 @@ def print_table(results: Iterable[AuditResult]) -> None:
         table.add_column(col, overflow="fold")
     for r in results:
         row = _row(r)
-        row[6] = f"[{VERDICT_STYLE[r.verdict]}]{r.verdict}[/]"
+        row[VERDICT_COLUMN] = f"[{VERDICT_STYLE[r.verdict]}]{r.verdict}[/]"
         table.add_row(*row)
     Console().print(table)
 
@@ -87,12 +96,14 @@ def markdown(results: Iterable[AuditResult], **run: Any) -> str:
     counts = {v: sum(r.verdict == v for r in results) for v in VERDICT_STYLE}
     lines += ["Verdicts: " + ", ".join(f"{k}: {n}" for k, n in counts.items()), "",
               "Columns: *reference ε* is the dpspec reference RDP put through the accountant's own conversion at the "
-              "same orders (RDP accountants) or the reference RDP-derived ε (others); *true δ(claimed ε)* is the "
+              "same orders (RDP accountants) or the reference RDP-derived ε (others); *dpspec PLD ε* is dpspec's "
+              "certified interval [lower, upper] ∋ the true ε (PLD sandwich, both directions; a claim below the "
+              "lower end under-reports, certified); *true δ(claimed ε)* is the "
               "Monte Carlo confidence interval of the mechanism's δ at the claimed ε (both directions).", "",
               "| " + " | ".join(HEADER) + " | reason |", "|" + "---|" * (len(HEADER) + 1)]
     for r in results:
         cells = [c.replace("|", "/") for c in _row(r)] + [r.reason.replace("|", "/")]
-        cells[6] = f"**{cells[6]}**"
+        cells[VERDICT_COLUMN] = f"**{cells[VERDICT_COLUMN]}**"
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Findings", ""]
     for r in results:

@@ -3,7 +3,8 @@
 
 Every number below comes from /work/shared/notes/peer-accountants.md (table §1.1, vectors §1.5, bugs §1.6):
 the headline setting of the notes, published test vectors, and the stress points at which the known float-library
-failures B1–B3 and B8–B9 show up.
+failures B1–B3 and B5–B9 show up (or are shown gone: each note says what the installed versions — opacus 1.6.0,
+dp-accounting 0.6.0, prv-accountant 0.2.0, autodp 0.2.3.1 — did there when it was measured).
 """
 from __future__ import annotations
 
@@ -83,6 +84,20 @@ SETTINGS: tuple[Setting, ...] = (
     # notes §1.6 B8: δ = 0.5 makes Opacus' RDP and PRV accountants return a negative ε.
     Setting("large_delta_b8", q=0.01, sigma=1.0, steps=10, delta=0.5, mc=False,
             note="notes §1.6 B8 (negative ε at large δ)"),
+    # notes §1.6 B8, second half: a tiny GDP μ = q√(T(e^{1/σ²}−1)) ≈ 1e-5 makes Opacus' GaussianAccountant raise
+    # "f(a) and f(b) must have different signs" (brentq bracket [0, 500]); the tight ε is ≈ 0.
+    Setting("gdp_tiny_mu_b8", q=1e-4, sigma=10.0, steps=1, delta=1e-5, mc=False,
+            note="notes §1.6 B8 (GDP brentq bracket error at tiny μ)"),
+    # notes §1.6 B5/B6 (prv_accountant#42, opacus#601/#604): "Discrete mean differs from continuous mean
+    # significantly" at large ε. Measured: prv_accountant 0.2.0 still raises here (PR #38 unreleased, B6); Opacus
+    # 1.6.0's PRV (fixed, PR #606) gives 61.2151, dp-accounting's PLD 61.2 (δ = 1e-5 at ε ≈ 61: no Monte Carlo).
+    Setting("large_eps_b5", q=0.2, sigma=1.0, steps=1000, delta=1e-5, mc=False,
+            note="notes §1.6 B5/B6 (PRV 'discrete mean differs' at large ε)"),
+    # notes §1.6 B7 (prv_accountant#17): at δ ≈ 1.1e-18 the PRV ε jumped (0.056 → 3.8) and eps_lower < 0.
+    # Measured: both PRV accountants now refuse ("Floating point errors will dominate for such small values of
+    # delta", a guard; Opacus' from δ ≤ 1e-14 here), and dp-accounting's PLD returns ε = ∞ (from δ ≤ 1e-15).
+    Setting("tiny_delta_b7", q=0.00033, sigma=4.0, steps=10_000, delta=1.1e-18, mc=False,
+            note="notes §1.6 B7 (PRV at δ ≈ 1e-18)"),
 )
 
 

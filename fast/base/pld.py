@@ -9,8 +9,7 @@ independent losses. ``discretise`` puts one step's PLD on the lattice eps_k = k*
   (eps_k, eps_{k+1}] is split into atoms at its two ends keeping its P- and Q-mass, so the discrete delta(eps)
   interpolates the true one at every eps_k, linearly in e^eps; chords of a convex function lie above it, so the
   discrete pair dominates the true pair (a dilation), and domination survives composition (Dong, Roth & Su 2022,
-  JRSS-B, Lemma C.1 / Blackwell). Losses below the grid are rounded up to its bottom; above, split between its top
-  and +inf (the same bucket rule), so the mass at +inf is delta(eps_top).
+  JRSS-B, Lemma C.1 / Blackwell). Losses below the grid are rounded up to its bottom; above it, to +inf.
 * side "lower" — dpspec's optimistic counterpart: the chord of a segment exceeds delta by at most
   G_k = A_k C_k / (A_k + C_k) (A_k = P_k - e^{eps_k} Q_k, C_k = e^{eps_{k+1}} Q_k - P_k; the height of the triangle
   between the chord and the tangents at its ends, below which delta cannot go). Lowering every dot by
@@ -119,14 +118,15 @@ def discretise_both(pair: LossPair, step: float, *, tail: float = TAIL,
     P_hi = float(torch.exp(p_up[-1]))
     Q_lo = float(torch.exp(q_down[0]))
     Q_hi = float(torch.exp(q_up[-1]))
-    xQ_hi = float(torch.exp(t[-1] + q_up[-1]))                  # e^{eps_top} Q(L > eps_top)
     n = P.numel()
     m = torch.zeros(n + 1, dtype=DTYPE, device=t.device)
     m[:-1] += b
     m[1:] += a
     m[0] += P_lo
-    m[-1] += min(xQ_hi, P_hi)
-    upper = PMF(step, k0, m, pair.inf_mass + max(P_hi - xQ_hi, 0.0), 0.0, "upper")
+    # the tail above the lattice (P-mass at most ``tail``) is rounded up to +inf whole: connect-the-dots would split it
+    # between the top and +inf with the mass at +inf = delta(eps_top) = P_hi - e^{eps_top} Q_hi, but that difference
+    # of two nearly equal tiny numbers can round to 0, below the true delta further out (1e-84 at q = 1e-9)
+    upper = PMF(step, k0, m, pair.inf_mass + P_hi, 0.0, "upper")
     lower = _lower(P, log_Q, A, C, a, b, t, step, P_lo, Q_lo, P_hi, Q_hi, pair.inf_mass, pair.minus_inf_mass, k0)
     return upper, lower
 
@@ -153,6 +153,15 @@ def _lower(P, log_Q, A, C, a, b, t, step, P_lo, Q_lo, P_hi, Q_hi, P_inf, Q_minf,
     n = P.numel()
     em1, e = math.expm1(step), math.exp(step)
     dev = t.device
+    # tails at the dots: S = above (incl. +inf for P), L = at or below
+    rev = lambda z: torch.flip(torch.cumsum(torch.flip(z, (0,)), 0), (0,))  # noqa: E731
+    SP = torch.cat([rev(P), P.new_zeros(1)]) + P_hi + P_inf
+    log_SQ = torch.flip(torch.logcumsumexp(torch.flip(log_Q, (0,)), 0), (0,))
+    log_SQ = torch.logaddexp(torch.cat([log_SQ, log_SQ.new_full((1,), -math.inf)]),
+                             torch.full_like(t, math.log(Q_hi) if Q_hi > 0 else -math.inf))
+    LP = torch.cat([P.new_zeros(1), torch.cumsum(P, 0)]) + P_lo
+    log_LQ = torch.logcumsumexp(torch.cat([log_Q.new_full((1,), -math.inf), log_Q]), 0)
+    log_LQ = torch.logaddexp(log_LQ, torch.full_like(t, math.log(Q_lo) if Q_lo > 0 else -math.inf))
     G = torch.where(A + C > 0, A * C / (A + C).clamp_min(1e-320), torch.zeros_like(A))
     g = torch.zeros(n + 1, dtype=DTYPE, device=dev)
     g[:-1] = G
@@ -163,15 +172,6 @@ def _lower(P, log_Q, A, C, a, b, t, step, P_lo, Q_lo, P_hi, Q_hi, P_inf, Q_minf,
     kink[1:] += a
     kink[:n] -= (g[1:] - g[:-1]) / em1
     kink[1:] += e * (g[1:] - g[:-1]) / em1
-    # tails at the dots: S = above (incl. +inf for P), L = at or below
-    rev = lambda z: torch.flip(torch.cumsum(torch.flip(z, (0,)), 0), (0,))  # noqa: E731
-    SP = torch.cat([rev(P), P.new_zeros(1)]) + P_hi + P_inf
-    log_SQ = torch.flip(torch.logcumsumexp(torch.flip(log_Q, (0,)), 0), (0,))
-    log_SQ = torch.logaddexp(torch.cat([log_SQ, log_SQ.new_full((1,), -math.inf)]),
-                             torch.full_like(t, math.log(Q_hi) if Q_hi > 0 else -math.inf))
-    LP = torch.cat([P.new_zeros(1), torch.cumsum(P, 0)]) + P_lo
-    log_LQ = torch.logcumsumexp(torch.cat([log_Q.new_full((1,), -math.inf), log_Q]), 0)
-    log_LQ = torch.logaddexp(log_LQ, torch.full_like(t, math.log(Q_lo) if Q_lo > 0 else -math.inf))
     xSQ = torch.exp(t + log_SQ)
     d = torch.exp(t + log_LQ) + torch.exp(t) * Q_minf - LP - g   # v_k - (1 - x_k)
     above_level = (SP - P_inf) - xSQ - g                          # v_k - P_inf
@@ -512,29 +512,33 @@ def compose(parts: list[tuple[PMF, int]], *, tail: float = COMPOSED_TAIL) -> Com
         eta = 0.0
     else:
         N = _fast_len(width)
-        log_spectrum = torch.zeros(N // 2 + 1, dtype=torch.complex128, device=device)
-        for p, c in parts:
-            if p.masses.numel() <= N:
-                a = p.masses
-            else:  # a lattice longer than the window: fold it (the aliased mass is within the tail bound)
-                a = torch.zeros(N, dtype=DTYPE, device=device)
-                a.index_add_(0, torch.arange(p.masses.numel(), device=device) % N, p.masses)
-            # c·log F: the c-fold power of F (c an integer, so the branch of the phase does not matter)
-            log_spectrum += c * torch.log(torch.fft.rfft(a, n=N))
-        full = torch.fft.irfft(torch.exp(log_spectrum), n=N)
+        spectrum = None
+        chunk = max(1, (1 << 24) // N)  # PMFs transformed together (memory: chunk x N doubles)
+        for i in range(0, len(parts), chunk):
+            block = parts[i:i + chunk]
+            a = torch.zeros(len(block), N, dtype=DTYPE, device=device)
+            for row, (p, _) in enumerate(block):
+                if p.masses.numel() <= N:
+                    a[row, :p.masses.numel()] = p.masses
+                else:  # a lattice longer than the window: fold it (the aliased mass is within the tail bound)
+                    a[row].index_add_(0, torch.arange(p.masses.numel(), device=device) % N, p.masses)
+            F = torch.fft.rfft(a, n=N, dim=1)
+            counts = torch.tensor([c for _, c in block], dtype=DTYPE, device=device)
+            if bool((counts == 1).all()):
+                part = F.prod(0)
+            else:  # F^c as exp(c log F): c is an integer, so the branch of the phase does not matter
+                part = torch.exp((counts.unsqueeze(1) * torch.log(F)).sum(0))
+            spectrum = part if spectrum is None else spectrum * part
+        full = torch.fft.irfft(spectrum, n=N)
         out = torch.roll(full, -(j_lo % N))[:width]
         eta = ETA_FACTOR * UNIT_ROUNDOFF * (math.log2(N) + total_count) * float(full.abs().max())
-    inf_keep = 1.0
-    drop_keep = 1.0
-    for p, c in parts:
-        inf_keep *= (1.0 - p.inf_mass) ** c
-        drop_keep *= (1.0 - p.dropped) ** c
-    inf_any = -math.expm1(sum(c * math.log1p(-p.inf_mass) for p, c in parts)) if inf_keep < 1 else 0.0
+    # P(some step's loss is +inf) = 1 - prod (1 - m_inf)^c, formed in log space (tiny masses must not round away)
+    inf_any = -math.expm1(sum(c * math.log1p(-p.inf_mass) for p, c in parts))
     tail_total = 0.0 if exact_window else tail
     if side == "upper":
         masses = (out + eta).clamp_min(0)
         return Composed(step, base + j_lo, masses, min(1.0, inf_any + tail_total), "upper", 0.0, eta, width)
-    drop_any = -math.expm1(sum(c * math.log1p(-p.dropped) for p, c in parts)) if drop_keep < 1 else 0.0
+    drop_any = -math.expm1(sum(c * math.log1p(-p.dropped) for p, c in parts))
     masses = (out - eta).clamp_min(0)
     return Composed(step, base + j_lo, masses, max(0.0, inf_any - drop_any), "lower",
                     2 * tail_total, eta, width)
@@ -581,22 +585,26 @@ def directions_of(groups: list[tuple[dict[str, LossPair], int]]) -> list[str]:
 
 
 def compose_direction(groups: list[tuple[dict[str, LossPair], int]], step: float, direction: str, *,
-                      device: torch.device | str | None = None, cache: dict | None = None
-                      ) -> tuple[Composed, Composed]:
+                      device: torch.device | str | None = None, cache: dict | None = None,
+                      tail: float = COMPOSED_TAIL) -> tuple[Composed, Composed]:
     """(upper, lower) composition of ``groups`` = [({direction: pair}, count), ...] in one direction (a group
     whose pair is the same in both directions may give it once, under either key); ``cache`` (id of a pair → its
-    two PMFs) shares discretisations between directions."""
+    two PMFs) shares discretisations between directions. ``tail``: the mass the composed window may leave out on
+    each side; each step's lattice leaves out at most tail/(10·T) per side (T the total count), so that the
+    per-step tails, which the window's Chernoff bound sees, stay below what the composition may leave out."""
     cache = {} if cache is None else cache
+    total = sum(count for _, count in groups)
+    step_tail = max(tail / (10 * total), 1e-300)
     ups, lows = [], []
     for pairs, count in groups:
         pair = pairs.get(direction) or next(iter(pairs.values()))
-        key = (id(pair), step)
+        key = (id(pair), step, step_tail)
         if key not in cache:
-            cache[key] = discretise_both(pair, step, device=device)
+            cache[key] = discretise_both(pair, step, tail=step_tail, device=device)
         up, low = cache[key]
         ups.append((up, count))
         lows.append((low, count))
-    return compose(ups), compose(lows)
+    return compose(ups, tail=tail), compose(lows, tail=tail)
 
 
 def sandwich(groups: list[tuple[dict[str, LossPair], int]], step: float, *,

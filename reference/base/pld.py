@@ -2,7 +2,7 @@
 Gaussian (and of pure ε₀-DP randomized response) bounded from above and below on a loss grid, with exact
 (direct) convolution. The oracle the torch FFT accountant (fast/base/pld.py) is checked against.
 
-The construction is /work/notes/s13/docs/pld.md (shared with the fast path):
+The construction is docs/pld.md (shared with the fast path):
 
 * one step is a dominating pair (P, Q) given by its privacy loss L = log dP/dQ (:class:`SgmPair`:
   remove P = (1−q)N(0,σ²) + qN(1,σ²), Q = N(0,σ²); add: the pair swapped; q = 1 is the Gaussian;

@@ -71,7 +71,9 @@ def test_violation_by_monte_carlo_gdp_value():
 
 
 def test_consistent_and_loose_by_monte_carlo():
-    tight = audit(fake("pld-like", const(4.9842)))  # dp-accounting PLD at B9 (notes §1.6 B9: 4.98)
+    # dp-accounting's PLD at B9 (0.6.0: 4.984213427). Rounded down to 4.9842 it is an under-report that dpspec's
+    # PLD sandwich certifies (lower end 4.9842075): test_pld_sandwich_catches_a_rounded_down_tight_value.
+    tight = audit(fake("pld-like", const(4.984213427)))
     assert tight.verdict == "consistent", tight.reason
     assert tight.mc_interval["lo"] <= B9.delta <= tight.mc_interval["hi"] * 1.5
     loose = audit(fake("generous", const(8.0)))
@@ -243,3 +245,114 @@ def test_violation_pvalue_agrees_with_the_interval():
         assert (p <= 1e-3) == (lo(0.999) > B9.delta), (eps, p)
         if 1e-12 < p < 0.5:  # the bisection's end is rejected, a point 5 % below it is not
             assert lo(1 - p) > B9.delta >= lo(1 - 0.95 * p), (eps, p)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 14: dpspec's PLD sandwich as the certified two-sided reference
+
+
+def tight_fake(name, run, eps_error=0.01):
+    """A stand-in tight accountant declaring an additive ε error (as PRV's eps_error)."""
+    return Adapter(name, "dpspec", f"stand-in {name}", True, SEM, run,
+                   declared_error={"eps": eps_error, "delta_rel": 0.0, "what": f"stand-in ε error {eps_error:g}"})
+
+
+@pytest.fixture
+def b9_sandwich():
+    pytest.importorskip("dpspec.fast.base.pld")
+    ref = A.pld_sandwich(B9)
+    assert "eps_pld_lower" in ref, ref
+    return ref["eps_pld_lower"], ref["eps_pld_upper"]
+
+
+def test_pld_sandwich_catches_a_rounded_down_tight_value(b9_sandwich):
+    """B9: the tight ε is 4.98421 (dp-accounting PLD 4.984213, PRV estimate 4.984214). 4.9842, 1.5e-6 relative
+    under the certified lower end, is a violation without Monte Carlo; so is the GDP-CLT value 3.5278 of any
+    accountant (here one that declares itself a bound)."""
+    lo, hi = b9_sandwich
+    assert 4.9842 < lo <= 4.984213427 <= hi and hi - lo < 1e-4
+    for eps in (4.9842, 3.5278):
+        r = audit(fake("under", const(eps)), mc_on=False)
+        assert r.verdict == "violation" and "below dpspec's certified lower bound" in r.reason, r.reason
+        assert r.evidence["unsound"]["source"] == "dpspec PLD" and r.reference["eps_pld_lower"] == lo
+
+
+def test_pld_sandwich_judges_tight_accountants_loose_or_consistent(b9_sandwich):
+    """A tight accountant is consistent up to its declared error above the certified upper end, loose beyond it
+    (ε = ∞ too); an RDP-like accountant (no declared error) above the upper end keeps the old verdict path."""
+    lo, hi = b9_sandwich
+    inside = audit(tight_fake("tight", const(hi + 0.005)), mc_on=False)
+    assert inside.verdict == "consistent" and "within dpspec's certified" in inside.reason, inside.reason
+    assert inside.evidence["pld"]["above_upper"] is False and inside.evidence["pld"]["inside"] is False
+    loose = audit(tight_fake("tight-loose", const(hi + 0.02)), mc_on=False)
+    assert loose.verdict == "loose" and loose.evidence["pld"]["excess"] == pytest.approx(0.02, rel=1e-9)
+    vacuous = audit(tight_fake("tight-inf", const(math.inf)), mc_on=False)
+    assert vacuous.verdict == "loose" and "vacuous" in vacuous.reason
+    other = audit(fake("rdp-like", const(hi + 0.02)), mc_on=False)
+    assert "above_upper" not in other.evidence["pld"] and "dpspec's certified" not in other.reason
+
+
+def test_audit_runs_without_the_pld_sandwich(monkeypatch):
+    """The sandwich missing (not in the tree, or refused) or switched off: the row says why and the old
+    verdict paths decide (the GDP value at B9 is still a Monte Carlo violation)."""
+    def missing(q, sigma, steps):
+        raise ImportError("no PLD accountant in this tree")
+
+    monkeypatch.setattr(A, "_pld_accountant", missing)
+    A._pld_interval.cache_clear()
+    try:
+        r = audit(fake("gdp-like", const(3.5278), is_bound=False))
+        assert r.verdict == "violation" and "pld" not in r.evidence and r.reason.startswith("true δ")
+        assert r.reference["pld_error"] == "ImportError: no PLD accountant in this tree"
+        monkeypatch.setattr(A, "PLD_REFERENCE", False)
+        r = audit(fake("gdp-like", const(3.5278), is_bound=False), mc_on=False)
+        assert r.reference["pld_skipped"] and r.verdict == "consistent"  # nothing left to catch it without MC
+    finally:
+        A._pld_interval.cache_clear()
+
+
+def test_dp_accounting_kl_fallback_is_part_of_its_conversion():
+    """dp-accounting's RDP conversion returns ε = 0 where δ² + expm1(−ρ(α)) > 0 (its KL fallback, valid). At
+    q = 0.01, σ = 1, T = 10, δ = 0.5 an accountant with the exact RDP reporting that 0 is consistent under the
+    ``bbghs_kl`` conversion (dpspec's PLD sandwich certifies ε = 0 there); judged as plain BBGHS (CKS20 Prop. 12
+    alone, ≈ 3.58 at α = 1.1, the order dp-accounting reports there: the first of its grid) the same claim was a
+    false 'unsound'."""
+    s = get_setting("large_delta_b8")
+    orders = (1.1, 2.0, 4.0)
+    rdp = {a: s.steps * float(ref.rdp(a, s.q, s.sigma)) for a in orders}
+    assert s.delta ** 2 + math.expm1(-rdp[1.1]) > 0  # the fallback applies at α = 1.1
+    zero = const(0.0, rdp, 1.1)
+    ok = audit(fake("dpa-like", zero, A.BBGHS_KL), s, mc_on=False)
+    assert ok.verdict == "consistent" and ok.reference["eps_same_orders"] == 0, ok.reason
+    plain = audit(fake("dpa-as-bbghs", zero, "bbghs"), s, mc_on=False)
+    assert plain.verdict == "violation" and plain.reference["eps_same_orders"] > 3
+
+
+class _StubPLD:
+    """A stand-in for dpspec's PLD accountant returning a fixed interval, warning once per call."""
+
+    grid_step = 1e-3
+
+    def __init__(self, interval):
+        self.interval = interval
+
+    def epsilon_interval(self, delta):
+        import warnings
+
+        warnings.warn("stub: interval wider than the target", RuntimeWarning)
+        return self.interval
+
+
+def test_pld_sandwich_warnings_go_into_the_row_and_a_broken_one_decides_nothing(monkeypatch):
+    monkeypatch.setattr(A, "_pld_accountant", lambda q, sigma, steps: _StubPLD((4.0, 6.0)))
+    A._pld_interval.cache_clear()
+    try:
+        r = audit(fake("stub", const(3.9)), mc_on=False)
+        assert r.reference["pld_warnings"] == ["stub: interval wider than the target"]
+        assert r.verdict == "violation" and "ε ≥ 4" in r.reason
+        monkeypatch.setattr(A, "_pld_accountant", lambda q, sigma, steps: _StubPLD((6.0, 4.0)))  # lower > upper
+        A._pld_interval.cache_clear()
+        r = audit(fake("stub", const(3.9)), mc_on=False)
+        assert "not an interval" in r.reference["pld_error"] and "pld" not in r.evidence
+    finally:
+        A._pld_interval.cache_clear()

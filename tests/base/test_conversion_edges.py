@@ -384,7 +384,7 @@ def test_delta_capped_at_one_is_certified_at_once(q, sigma, eps, most):
     # tail bound (ε(α) ≥ 0) certifies the tail α → 1 in one jump, and no Brent is run where the value is the cap.
     ref._minimise.cache_clear()
     curve, calls = _counting(catalogue.curve("base.sgm_rdp", q=q, sigma=sigma))
-    with deadline(20):
+    with deadline(120):  # a hang guard only (the evaluation count below is the check): 13–17 s on a busy 2-core box
         value = ref.rdp_to_delta(curve, eps, 1)
     assert value == 1
     assert len(calls) <= most

@@ -169,7 +169,7 @@ def test_width_shrinks_like_the_square_of_the_grid_step(q, sigma, steps, floor):
 
 
 def test_the_spec_literal_lower_masses_fail_at_the_support_ends_and_the_reference_repairs_them():
-    # pld_spec.md's m~ formulas: remove's grid starts at log(1 − q), where δ(x_k0) = 1 − x_k0 and the lowered dot
+    # the first lower construction's m~ formulas (FINDINGS.md, issue 14): remove's grid starts at log(1 − q), where δ(x_k0) = 1 − x_k0 and the lowered dot
     # falls below 1 − x (m~_k0 < 0); add's ends at −log(1 − q), where the lowered dot falls below P_inf = 0
     # (m~_k1 < 0). The reference's ψ = max(GCM, 1 − x, P_inf) keeps every mass ≥ 0 and agrees with the formulas
     # wherever the polyline is clean (checked on the Gaussian's central dots).

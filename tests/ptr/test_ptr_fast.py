@@ -171,7 +171,8 @@ def test_thm4_4_refuses_outside_its_conditions():
     value, valid = F.ptr_subsampled_rdp(torch.tensor([2.0, 64.0], dtype=torch.float64), 0.05, 5, 4, 1, 1e-5)
     assert valid.tolist() == [True, False]
     assert_fast_matches_at("ptr.thm4_4", allow_outside=True, **p)
-    assert rel(F.thm4_4(**p, allow_outside=True), value[1]) == 0
+    # the same formula, evaluated at another batch shape: equal up to the last bits of the vectorised kernels
+    assert rel(F.thm4_4(**p, allow_outside=True), value[1]) <= 4e-16
     with pytest.raises(ConditionError):  # C2: σ1 ≥ σ2 ≥ 4 (MNIST-like noise)
         F.thm4_4(2, 0.01, 1.1, 0.55, 1, 1e-8)
 
