@@ -28,6 +28,11 @@ is a function of (code, settings, seed).
   reported order);
   ``state_dict`` → ``torch.save``/``torch.load(weights_only=True)`` → ``load_state_dict`` (same records, same curve,
   bit for bit) and ``history`` assignment (replaces the SGM and Gaussian records, keeps the others).
+* ``op.accountant_pld`` — the tight accountant (``fast.Accountant()``, method "pld") against exact answers: a drawn
+  Gaussian schedule (composes to one Gaussian: base.gaussian_eps / base.gaussian_profile) and one drawn
+  subsampled-Gaussian step (base.sgm_profile) must lie in its certified intervals, the ε interval no wider than its
+  target; ``calibrate_sigma(method="pld")`` meets its target and 0.99σ does not. (A 0.1 % under-report planted in
+  the upper side fails six of its seven checks.)
 * ``op.calibrate_sigma`` — at ``op_calibrate_points`` drawn (target ε, δ, q, steps): the returned σ meets the
   target under the reference (``base.sgm_rdp``, remove direction, converted at the accountant's order: a valid upper
   bound on the reference ε(σ)) and is the smallest to ``rtol`` (the certified reference ``base.rdp_to_dp`` at
@@ -831,9 +836,78 @@ def audit_checks(settings) -> list[Check]:
     return out
 
 
+def accountant_pld_checks(settings) -> list[Check]:
+    """``fast.Accountant()`` (tight, the default method) against exact answers: a drawn schedule of Gaussian records
+    (distinct σ and counts, through ``gaussian``, ``step`` with q = 1 and ``compose``) composes to one Gaussian with
+    σ = (Σ n_i/σ_i²)^(-1/2), whose exact ε(δ) and δ(ε) the reference gives (base.gaussian_eps,
+    base.gaussian_profile); one drawn subsampled-Gaussian step, whose exact δ(ε) is base.sgm_profile (max over the
+    directions); each must lie in the accountant's certified interval (up to 1e-9 relative: the float64 masses), and
+    the ε interval must be no wider than the accountant's target. ``calibrate_sigma(method="pld")`` at a drawn point:
+    its σ meets the target (certified upper ε) and σ·0.99 does not (certified lower ε)."""
+    import mpmath
+
+    from dpspec.fast.accountant import EPS_WIDTH, EPS_WIDTH_REL, Accountant, calibrate_sigma
+    from dpspec.reference.base.gaussian import gaussian_eps, gaussian_profile
+    from dpspec.reference.base.sgm_profile import sgm_profile
+
+    rng = _rng(settings, "op.accountant_pld", "schedule")
+    out = []
+    k = int(rng.integers(2, 6))
+    sigmas = [float(x) for x in np.round(rng.uniform(2.0, 8.0, k), 3)]
+    counts = [int(x) for x in rng.integers(1, 40, k)]
+    acc = Accountant()
+    for i, (s, n) in enumerate(zip(sigmas, counts)):
+        if i % 3 == 0:
+            acc.gaussian(s, steps=n)
+        elif i % 3 == 1:
+            for _ in range(n):
+                acc.step(noise_multiplier=s, sample_rate=1.0)
+        else:
+            acc.compose("base.gaussian_rdp", count=n, sigma=s)
+    sigma_eff = 1 / math.sqrt(sum(n / s ** 2 for s, n in zip(sigmas, counts)))
+    point = {"sigmas": sigmas, "counts": counts, "sigma_eff": sigma_eff}
+    with mpmath.workdps(30):
+        for delta in (1e-5, 1e-9):
+            exact = float(gaussian_eps(mpmath.mpf(delta), mpmath.mpf(sigma_eff)))
+            lo, hi = acc.epsilon_interval(delta)
+            inside = lo <= exact * (1 + 1e-9) and exact <= hi * (1 + 1e-9)
+            narrow = hi - lo <= max(EPS_WIDTH, EPS_WIDTH_REL * lo) * (1 + 1e-12)
+            out.append(_ok("gaussian-schedule:epsilon", {**point, "delta": delta}, inside and narrow,
+                           f"exact ε = {exact:.10g} in [{lo:.10g}, {hi:.10g}] (width {hi - lo:.3g})",
+                           claimed=hi, estimate=exact, side="upper"))
+        for eps in (0.5, 2.0):
+            exact = float(gaussian_profile(mpmath.mpf(eps), mpmath.mpf(sigma_eff)))
+            lo, hi = acc.delta_interval(eps)
+            inside = lo <= exact * (1 + 1e-9) and exact <= hi * (1 + 1e-9)
+            out.append(_ok("gaussian-schedule:delta", {**point, "eps": eps}, inside,
+                           f"exact δ = {exact:.10g} in [{lo:.10g}, {hi:.10g}]", claimed=hi, estimate=exact,
+                           side="upper"))
+        q = float(np.round(10 ** rng.uniform(-3, -0.5), 6))
+        sigma = float(np.round(rng.uniform(0.6, 3.0), 3))
+        one = Accountant().sgm(q, sigma, 1)
+        for eps in (0.0, 0.1 * q / sigma):
+            exact = float(sgm_profile(mpmath.mpf(eps), mpmath.mpf(q), mpmath.mpf(sigma), "max"))
+            lo, hi = one.delta_interval(eps)
+            inside = lo <= exact * (1 + 1e-9) + 1e-300 and exact <= hi * (1 + 1e-9) + 1e-300
+            out.append(_ok("sgm-step:delta", {"q": q, "sigma": sigma, "eps": eps}, inside,
+                           f"exact δ = {exact:.10g} in [{lo:.10g}, {hi:.10g}]", claimed=hi, estimate=exact,
+                           side="upper"))
+    q, steps, delta = 0.05, int(rng.integers(20, 200)), 1e-6
+    target = float(np.round(rng.uniform(0.5, 3.0), 3))
+    s = float(calibrate_sigma(target, delta, q, steps, method="pld"))
+    meets = Accountant().sgm(q, s, steps).epsilon_interval(delta)[1] <= target
+    smallest = Accountant().sgm(q, s * 0.99, steps).epsilon_interval(delta)[0] > target
+    out.append(_ok("calibrate_sigma:pld", {"target_eps": target, "delta": delta, "q": q, "steps": steps},
+                   meets and smallest, f"σ = {s:.6g}: certified ε ≤ {target} there "
+                   f"({'yes' if meets else 'NO'}), and above it at 0.99σ ({'yes' if smallest else 'NO'})"))
+    return out
+
+
 OPERATORS: tuple[OperatorCheck, ...] = (
     OperatorCheck("op.accountant", "exact", accountant_checks,
                   "fast.Accountant: records, composed RDP, ε, state dict, history vs the reference"),
+    OperatorCheck("op.accountant_pld", "exact", accountant_pld_checks,
+                  "fast.Accountant() (tight): certified intervals contain exact Gaussian and one-step answers"),
     OperatorCheck("op.calibrate_sigma", "exact", calibrate_checks,
                   "calibrate_sigma: meets the target under the reference, smallest to rtol"),
     OperatorCheck("op.ptr_trimmed_sum", "exact", ptr_trimmed_sum_checks,

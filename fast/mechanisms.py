@@ -8,7 +8,7 @@ imports no bound), the keyword options the accountant forwards (e.g. the SGM ``d
 The function is called as ``fn(alpha=α, **params, **options)`` with tensors that broadcast (the accountant passes
 a column of distinct parameter tuples against a row of orders) and returns one step's ε(α). Adding a mechanism is one
 entry below (see DEVELOPERS.md, "Adding a mechanism to the accountant"); every consumer of the table (the
-accountant's ``compose`` and ``supports``, ``rdp_curve``, and the planned PLD accountant) picks it up.
+accountant's ``compose`` and ``supports``, ``rdp_curve``, and the tight method through ``pld``) picks it up.
 
 This module imports neither torch bounds nor mpmath at import time (the domains come from the
 dependency-free reference/domains.py and reference/ptr/spec.py).

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import decimal
 import functools
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,7 +44,7 @@ from mpmath import mp, mpf
 
 from .._normal import ndtr
 from ..catalogue import Privacy, Source, Statement, Value, WitnessUse, register
-from ..domains import DELTA, EPS, SAMPLING_RATE, Integer, Param, Real
+from ..domains import EPS, SAMPLING_RATE, Param
 from ..errors import ParameterError, PrecisionError
 from ..precision import checked_param as _arg, self_checked
 from .gaussian import _exact_difference, delta_shift
@@ -60,11 +59,10 @@ LOCAL_GUARD_DPS = 5  # digits added for the one-step masses (differences of norm
 MAX_GRID_POINTS = 20000  # one step's grid (a bound on the work; the domains below stay far inside it)
 MAX_COMPOSED_POINTS = 200000  # a composed PMF after trimming
 
-# Domains of the catalogue statements, bounding the reference's work (one-step grid ~ (1/σ² + 33/σ)/D points, the
-# composed support ~ √T times wider): at the worst corner (q = 1, σ = 0.5, T = 64, D = 1/8) one evaluation with its
-# two-precision self-check takes about 2.4 s on 2 cores. Kept here until they move to reference/base/spec.py, where
-# the fast path can read them.
-from .spec import PLD_DELTA, PLD_GRID_STEP, PLD_NOISE, PLD_STEPS  # noqa: E402 (shared with the fast path)
+# Domains of the catalogue statements (reference/base/spec.py, shared with the fast path) bound the reference's work
+# (one-step grid ~ (1/σ² + 33/σ)/D points, the composed support ~ √T times wider): at the worst corner (q = 1,
+# σ = 0.5, T = 64, D = 1/8) one evaluation with its two-precision self-check takes about 2.4 s on 2 cores.
+from .spec import PLD_DELTA, PLD_GRID_STEP, PLD_NOISE, PLD_STEPS  # noqa: E402
 PLD_DIRECTIONS = ("remove", "add")
 
 
