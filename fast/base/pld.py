@@ -427,21 +427,18 @@ class Composed:
             return math.inf
         sp, lsq = self._tails()
         l = self.losses
-        n = l.numel()
         # delta at the lattice points (finite part): d_j = S_P[j+1] - e^{l_j} S_Q[j+1]
         d = sp[1:] - torch.exp(l + lsq[1:]).nan_to_num(nan=0.0)
         ok = torch.nonzero(d <= target, as_tuple=True)[0]
         if ok.numel() == 0:  # pragma: no cover - d at the last point is 0
             return math.inf
         j = int(ok[0])
-        # on [l_{j-1}, l_j], delta = S_P[j] - e^eps S_Q[j]; solve S_P[j] - e^eps S_Q[j] = target
-        if j == 0:
-            eps = float(l[0]) if float(sp[0]) > target else -math.inf
-        else:
-            rest = float(sp[j]) - target
-            eps = math.log(rest) - float(lsq[j]) if rest > 0 else -math.inf
-            eps = min(max(eps, float(l[j - 1])), float(l[j]))
-        del n
+        # on [l_{j-1}, l_j] (on (-inf, l_0] for j = 0), delta = S_P[j] - e^eps S_Q[j]: solve it for target
+        rest = float(sp[j]) - target
+        eps = math.log(rest) - float(lsq[j]) if rest > 0 else -math.inf
+        eps = min(eps, float(l[j]))
+        if j > 0:
+            eps = max(eps, float(l[j - 1]))
         return max(eps, 0.0)
 
     def _dots(self):
