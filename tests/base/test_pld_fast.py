@@ -211,3 +211,12 @@ def test_tradeoff_and_gdp_fit_of_a_composed_gaussian():
     assert bool((lo <= exact * (1 + 1e-9)).all()) and bool((exact <= hi * (1 + 1e-9)).all()), (lo, exact, hi)
     mu_lo, mu_hi = s.gdp_mu_interval((1e-6, 0.9))
     assert mu_lo <= 5.0 <= mu_hi and mu_hi - mu_lo < 1e-2, (mu_lo, mu_hi)
+
+
+def test_epsilon_below_the_first_lattice_point_solves_the_first_segment():
+    """A composed PMF whose window starts above ε = 0 (a large mean loss): the crossing below the first lattice point
+    is solved on (−inf, l_0], where δ(ε) = S_P − e^ε S_Q, not returned as l_0 (too large for a lower bound)."""
+    c = pld.Composed(0.1, 10, torch.tensor([0.5, 0.5], dtype=torch.float64), 0.0, "lower")
+    s_q = 0.5 * math.exp(-1.0) + 0.5 * math.exp(-1.1)
+    assert c.epsilon(0.5) == pytest.approx(math.log(0.5 / s_q), rel=1e-12)  # 0.3556, below l_0 = 1.0
+    assert float(c.delta(c.epsilon(0.5))) == pytest.approx(0.5, rel=1e-12)
