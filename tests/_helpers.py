@@ -171,6 +171,42 @@ def tolerance(statement_id: str, params: Mapping[str, Any] | None = None) -> Tol
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# an independent hockey-stick divergence (exact profiles of base.sgm_profile, base.laplace_subsampled_profile)
+
+def sign_changes(f, lo, hi, n=400):
+    """Sign changes of f on a grid of [lo, hi], each refined by 200 bisections."""
+    xs = [lo + (hi - lo) * i / n for i in range(n + 1)]
+    out = []
+    for a, b in zip(xs[:-1], xs[1:]):
+        fa, fb = f(a), f(b)
+        if (fa > 0) != (fb > 0):
+            for _ in range(200):
+                m = (a + b) / 2
+                if (f(m) > 0) == (fa > 0):
+                    a = m
+                else:
+                    b = m
+            out.append((a + b) / 2)
+    return out
+
+
+def hockey_stick_quadrature(log_p, log_q, eps, breaks, scan):
+    """∫ (p − e^ε q)₊ by mpmath quadrature: the line is split at ``breaks`` and at the crossings of p = e^ε q found
+    on ``scan`` = (lo, hi); on each piece the sign of p − e^ε q is constant, and the positive pieces are integrated
+    (in the form e^{log p}(1 − e^{ε + log q − log p}), so the far tail keeps its relative precision)."""
+    eps = mpmath.mpf(eps)
+    f = lambda x: log_p(x) - eps - log_q(x)  # > 0 iff p > e^ε q
+    pts = sorted(set([-mpmath.inf, *breaks, *sign_changes(f, *scan), mpmath.inf]))
+    total = mpmath.mpf(0)
+    for a, b in zip(pts[:-1], pts[1:]):
+        mid = (a + b) / 2 if mpmath.isfinite(a) and mpmath.isfinite(b) else (b - 1 if mpmath.isfinite(b) else a + 1)
+        if f(mid) <= 0:
+            continue
+        total += mpmath.quad(lambda x: mpmath.exp(log_p(x)) * -mpmath.expm1(-f(x)), [a, b])
+    return total
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # parameters on both sides
 
 

@@ -40,10 +40,10 @@ import torch
 
 from dpspec.reference.errors import DomainError, ParameterError
 
+from .._torch import DTYPE
 from . import pld_pairs
 from .pld_pairs import LossPair
 
-DTYPE = torch.float64
 UNIT_ROUNDOFF = 2.0 ** -53
 ETA_FACTOR = 16.0
 TAIL = 1e-30            # mass left outside one step's grid, per tail
@@ -356,9 +356,8 @@ def _log_mgf(pmf: PMF, lam: torch.Tensor, centre: float, blocks: int = 512) -> t
     return torch.logsumexp(logm.unsqueeze(0) + lam.unsqueeze(1) * at, dim=1)
 
 
-def _window(parts: list[tuple[PMF, int]], tail: float) -> tuple[float, float, float, float]:
-    """(lo, hi, log bound below lo, log bound above hi): a composed-loss window outside which the composed measure
-    has at most ``tail`` on each side (Chernoff: P(S >= u) <= E[e^{lam S}] e^{-lam u}, lam > 0, and the mirror)."""
+def _window(parts: list[tuple[PMF, int]], tail: float) -> tuple[float, float]:
+    """(lo, hi): a composed-loss window outside which the composed measure has at most ``tail`` on each side (Chernoff: P(S >= u) <= E[e^{lam S}] e^{-lam u}, lam > 0, and the mirror)."""
     lam = torch.tensor(_LAMBDAS, dtype=DTYPE, device=parts[0][0].masses.device)
     centre_total, up, down = 0.0, torch.zeros_like(lam), torch.zeros_like(lam)
     for pmf, count in parts:
@@ -370,7 +369,7 @@ def _window(parts: list[tuple[PMF, int]], tail: float) -> tuple[float, float, fl
     log_tail = math.log(tail)
     hi = centre_total + float(torch.min((up - log_tail) / lam))
     lo = centre_total - float(torch.min((down - log_tail) / lam))
-    return lo, hi, log_tail, log_tail
+    return lo, hi
 
 
 @dataclass
@@ -426,9 +425,7 @@ class Composed:
         if target <= 0:
             return math.inf
         sp, lsq = self._tails()
-        l = self.losses
-        # delta at the lattice points (finite part): d_j = S_P[j+1] - e^{l_j} S_Q[j+1]
-        d = sp[1:] - torch.exp(l + lsq[1:]).nan_to_num(nan=0.0)
+        l, d, _ = self._dots()
         ok = torch.nonzero(d <= target, as_tuple=True)[0]
         if ok.numel() == 0:  # pragma: no cover - d at the last point is 0
             return math.inf
@@ -442,12 +439,13 @@ class Composed:
         return max(eps, 0.0)
 
     def _dots(self):
-        """(x_j = e^{l_j}, d_j = delta(l_j), S_Q[j+1]) at the lattice points (computed once)."""
+        """(l_j, the finite part of delta at l_j = S_P[j+1] − e^{l_j} S_Q[j+1], S_Q[j+1]) at the lattice points
+        (computed once; ``epsilon`` and ``tradeoff`` read them)."""
         cached = self.__dict__.get("_dots_cache")
         if cached is None:
             sp, lsq = self._tails()
             l = self.losses
-            d = (sp[1:] - torch.exp(l + lsq[1:]).nan_to_num(nan=0.0) + self.inf_mass - self.slack).clamp(0, 1)
+            d = sp[1:] - torch.exp(l + lsq[1:]).nan_to_num(nan=0.0)
             cached = self.__dict__["_dots_cache"] = (l, d, torch.exp(lsq[1:]))
         return cached
 
@@ -458,6 +456,7 @@ class Composed:
         concave function of e^ε is at the lattice point where Q(L > l) crosses α."""
         alpha = torch.as_tensor(alpha, dtype=DTYPE, device=self.masses.device)
         l, d, sq_next = self._dots()
+        d = (d + self.inf_mass - self.slack).clamp(0, 1)
         # sq_next is non-increasing; j* = the first j with Q(L > l_j) <= α
         j = torch.searchsorted(-sq_next, -alpha.reshape(-1), right=False).clamp_max(l.numel() - 1)
         best = 1 - d[j] - torch.exp(l[j]) * alpha.reshape(-1)
@@ -474,7 +473,7 @@ class Composed:
         certify more) — and from the lower PMF a lower bound on the best such μ (Dong, Roth & Su 2022, Def. 2.7;
         G_μ is convex and f piecewise linear, so the vertices and the range's ends decide)."""
         a_lo, a_hi = alpha_range
-        l, d, sq_next = self._dots()
+        _, _, sq_next = self._dots()
         inside = (sq_next > a_lo) & (sq_next < a_hi)
         alpha = torch.cat([sq_next[inside], torch.tensor([a_lo, a_hi], dtype=DTYPE, device=sq_next.device)])
         f = self.tradeoff(alpha)
@@ -505,7 +504,7 @@ def compose(parts: list[tuple[PMF, int]], *, tail: float = COMPOSED_TAIL) -> Com
     base = sum(c * p.offset for p, c in parts)
     support = sum(c * (p.masses.numel() - 1) for p, c in parts) + 1
     total_count = sum(c for _, c in parts)
-    lo, hi, _, _ = _window(parts, tail)
+    lo, hi = _window(parts, tail)
     j_lo = max(0, math.floor(lo / step) - base)
     j_hi = min(support - 1, math.ceil(hi / step) - base)
     exact_window = j_lo == 0 and j_hi == support - 1

@@ -32,21 +32,10 @@ import torch
 
 from dpspec.reference.errors import DomainError
 
-DTYPE = torch.float64
+from .._torch import DTYPE, log1mexp
+
 NEG_INF = -math.inf
-
-
-def _log_ndtr(x: torch.Tensor) -> torch.Tensor:
-    return torch.special.log_ndtr(x)
-
-
-def _logaddexp(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return torch.logaddexp(a, b)
-
-
-def _log1mexp(x: torch.Tensor) -> torch.Tensor:
-    """log(1 - e^x) for x <= 0 (Mächler's switch)."""
-    return torch.where(x > -math.log(2), torch.log(-torch.expm1(x)), torch.log1p(-torch.exp(x)))
+_log_ndtr = torch.special.log_ndtr
 
 
 @dataclass(frozen=True)
@@ -75,8 +64,8 @@ def _mixture_tails(x: torch.Tensor, q: float, sigma: float) -> tuple[torch.Tenso
     """log P(X > x), log P(X <= x) for X ~ (1-q) N(0, s^2) + q N(1, s^2)."""
     log_1mq = math.log1p(-q) if q < 1 else NEG_INF
     log_q = math.log(q)
-    up = _logaddexp(log_1mq + _log_ndtr(-x / sigma), log_q + _log_ndtr(-(x - 1) / sigma))
-    down = _logaddexp(log_1mq + _log_ndtr(x / sigma), log_q + _log_ndtr((x - 1) / sigma))
+    up = torch.logaddexp(log_1mq + _log_ndtr(-x / sigma), log_q + _log_ndtr(-(x - 1) / sigma))
+    down = torch.logaddexp(log_1mq + _log_ndtr(x / sigma), log_q + _log_ndtr((x - 1) / sigma))
     return up, down
 
 
@@ -89,8 +78,8 @@ def _sgm_loss(x: float, q: float, sigma: float) -> float:
     u = (2 * x - 1) / (2 * sigma * sigma)
     if q == 1:
         return u
-    return float(torch.logaddexp(torch.tensor(math.log1p(-q), dtype=DTYPE), torch.tensor(math.log(q) + u,
-                                                                                          dtype=DTYPE)))
+    a, b = math.log1p(-q), math.log(q) + u  # log(e^a + e^b)
+    return max(a, b) + math.log1p(math.exp(-abs(a - b)))
 
 
 def _normal_quantile(tail: float) -> float:
@@ -141,8 +130,8 @@ def _laplace_tails(x: torch.Tensor, mu: float, b: float) -> tuple[torch.Tensor, 
     """log P(X > x), log P(X <= x) for X ~ Laplace(mu, b)."""
     z = (x - mu) / b
     half = math.log(0.5)
-    up = torch.where(z >= 0, half - z, _log1mexp(half + z.clamp_max(0)))
-    down = torch.where(z < 0, half + z, _log1mexp(half - z.clamp_min(0)))
+    up = torch.where(z >= 0, half - z, log1mexp(half + z.clamp_max(0)))
+    down = torch.where(z < 0, half + z, log1mexp(half - z.clamp_min(0)))
     return up, down
 
 
@@ -150,7 +139,7 @@ def _laplace_mixture_tails(x, q, b):
     log_1mq = math.log1p(-q) if q < 1 else NEG_INF
     u0, d0 = _laplace_tails(x, 0.0, b)
     u1, d1 = _laplace_tails(x, 1.0, b)
-    return _logaddexp(log_1mq + u0, math.log(q) + u1), _logaddexp(log_1mq + d0, math.log(q) + d1)
+    return torch.logaddexp(log_1mq + u0, math.log(q) + u1), torch.logaddexp(log_1mq + d0, math.log(q) + d1)
 
 
 def _laplace_threshold(t: torch.Tensor, q: float, b: float, strict: bool = False) -> torch.Tensor:

@@ -33,7 +33,7 @@ from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, 
 from ..domains import NOISE, SAMPLING_RATE, Param
 from ..precision import checked_param as _arg, self_checked, to_mpf
 from .laplace import laplace_profile_value
-from .sgm_profile import ZDW22, evaluate
+from .sgm_profile import ZDW22, evaluate, larger_direction
 from .spec import EPS_REAL, SGM_DIRECTION, SGM_WITNESS_DIRECTION
 
 SCALE = NOISE  # b > 0, in units of the ℓ1 sensitivity
@@ -74,16 +74,8 @@ def laplace_subsampled_profile(eps, q, b, direction="max"):
 
 
 def laplace_subsampled_direction(point) -> str:
-    """The witness direction that attains the profile at ``point``: the one named, or for "max" the one with the
-    larger δ (remove on ties), compared at 20 digits (a witness mapping, not a bound)."""
-    direction = point.get("direction", "max")
-    if direction != "max":
-        return direction
-    with mp.workdps(20):
-        eps, q, b, _ = _check(point["eps"], point["q"], point["b"], "max")
-        rem, add = (evaluate(eps, q, d, lambda: _laplace_base(b), "base.laplace_subsampled_profile")
-                    for d in ("remove", "add"))
-    return "remove" if rem >= add else "add"
+    """The witness direction of ``base.laplace_subsampled_profile`` at ``point`` (sgm_profile.larger_direction)."""
+    return larger_direction(point, _check, _laplace_base, "b", "base.laplace_subsampled_profile")
 
 
 register(Statement(

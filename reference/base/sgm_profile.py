@@ -155,17 +155,22 @@ def sgm_profile(eps, q, sigma, direction="max"):
     return evaluate(eps, q, direction, lambda: _gaussian_base(sigma), "base.sgm_profile")
 
 
-def sgm_profile_direction(point) -> str:
-    """The witness direction that attains the profile at ``point`` (its ε, q, σ, direction): the direction named, or
-    for "max" the one with the larger δ (remove on ties), compared at 20 digits (a witness mapping, not a bound)."""
+def larger_direction(point, check, make_base, noise: str, who: str) -> str:
+    """The witness direction that attains a subsampled profile at ``point`` (its ε, q, noise, direction): the
+    direction named, or for "max" the one with the larger δ (remove on ties), compared at 20 digits (a witness
+    mapping, not a bound). ``check`` and ``make_base`` are the statement's argument check and base profile."""
     direction = point.get("direction", "max")
     if direction != "max":
         return direction
     with mp.workdps(20):
-        eps, q, sigma, _ = _check(point["eps"], point["q"], point["sigma"], "max")
-        rem, add = (evaluate(eps, q, d, lambda: _gaussian_base(sigma), "base.sgm_profile")
-                    for d in ("remove", "add"))
+        eps, q, scale, _ = check(point["eps"], point["q"], point[noise], "max")
+        rem, add = (evaluate(eps, q, d, lambda: make_base(scale), who) for d in ("remove", "add"))
     return "remove" if rem >= add else "add"
+
+
+def sgm_profile_direction(point) -> str:
+    """The witness direction of ``base.sgm_profile`` at ``point`` (:func:`larger_direction`)."""
+    return larger_direction(point, _check, _gaussian_base, "sigma", "base.sgm_profile")
 
 
 register(Statement(

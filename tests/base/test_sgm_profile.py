@@ -20,7 +20,8 @@ import torch
 from hypothesis import strategies as st
 from mpmath import mpf
 
-from _helpers import assert_fast_matches_at, assert_fast_matches_reference, reference_value as ev
+from _helpers import (assert_fast_matches_at, assert_fast_matches_reference, hockey_stick_quadrature, sign_changes,
+                      reference_value as ev)
 from dpspec.fast.base.gaussian import gaussian_profile as fast_gaussian_profile
 from dpspec.fast.base.sgm_profile import sgm_profile as fast_sgm_profile
 from dpspec.reference import catalogue
@@ -29,39 +30,6 @@ from dpspec.reference.errors import DomainError
 
 SID = "base.sgm_profile"
 DPS = 30
-
-
-def _crossings(f, lo, hi, n=400):
-    """Sign changes of f on a grid of [lo, hi], each refined by 200 bisections."""
-    xs = [lo + (hi - lo) * i / n for i in range(n + 1)]
-    out = []
-    for a, b in zip(xs[:-1], xs[1:]):
-        fa, fb = f(a), f(b)
-        if (fa > 0) != (fb > 0):
-            for _ in range(200):
-                m = (a + b) / 2
-                if (f(m) > 0) == (fa > 0):
-                    a = m
-                else:
-                    b = m
-            out.append((a + b) / 2)
-    return out
-
-
-def hockey_stick_quadrature(log_p, log_q, eps, breaks, scan):
-    """∫ (p − e^ε q)₊ by mpmath quadrature: the line is split at ``breaks`` and at the crossings of p = e^ε q found
-    on ``scan`` = (lo, hi); on each piece the sign of p − e^ε q is constant, and the positive pieces are integrated
-    (in the form e^{log p}(1 − e^{ε + log q − log p}), so the far tail keeps its relative precision)."""
-    eps = mpf(eps)
-    f = lambda x: log_p(x) - eps - log_q(x)  # > 0 iff p > e^ε q
-    pts = sorted(set([-mpmath.inf, *breaks, *_crossings(f, *scan), mpmath.inf]))
-    total = mpf(0)
-    for a, b in zip(pts[:-1], pts[1:]):
-        mid = (a + b) / 2 if mpmath.isfinite(a) and mpmath.isfinite(b) else (b - 1 if mpmath.isfinite(b) else a + 1)
-        if f(mid) <= 0:
-            continue
-        total += mpmath.quad(lambda x: mpmath.exp(log_p(x)) * -mpmath.expm1(-f(x)), [a, b])
-    return total
 
 
 def _log_normal(x, mean, s):
@@ -117,7 +85,7 @@ def test_far_tail_at_full_relative_precision():
     with mpmath.workdps(DPS):
         log_p, log_q = sgm_pair(q, sigma, "remove")
         f = lambda x: log_p(x) - mpf(eps) - log_q(x)
-        (cut,) = _crossings(f, mpf(0), mpf(100))
+        (cut,) = sign_changes(f, mpf(0), mpf(100))
         pts = [cut + mpf(k) / 64 for k in range(129)] + [mpmath.inf]
         quad = mpmath.quad(lambda x: mpmath.exp(log_p(x)) * -mpmath.expm1(-f(x)), pts, method="gauss-legendre")
         assert abs(value - quad) <= mpf(10) ** -12 * quad, (value, quad)

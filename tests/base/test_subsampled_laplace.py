@@ -21,7 +21,8 @@ import torch
 from hypothesis import strategies as st
 from mpmath import mpf
 
-from _helpers import assert_fast_matches_at, assert_fast_matches_reference, reference_value as ev
+from _helpers import (assert_fast_matches_at, assert_fast_matches_reference, hockey_stick_quadrature,
+                      reference_value as ev)
 from dpspec.conformance.sampling import check_sampler
 from dpspec.fast.base.laplace import laplace_profile as fast_laplace_profile
 from dpspec.fast.base.laplace_subsampled import laplace_subsampled_profile as fast_profile
@@ -35,39 +36,6 @@ DPS = 30
 
 
 # the quadrature of tests/base/test_sgm_profile.py (copied: test modules do not import each other)
-def _crossings(f, lo, hi, n=400):
-    """Sign changes of f on a grid of [lo, hi], each refined by 200 bisections."""
-    xs = [lo + (hi - lo) * i / n for i in range(n + 1)]
-    out = []
-    for a, b in zip(xs[:-1], xs[1:]):
-        fa, fb = f(a), f(b)
-        if (fa > 0) != (fb > 0):
-            for _ in range(200):
-                m = (a + b) / 2
-                if (f(m) > 0) == (fa > 0):
-                    a = m
-                else:
-                    b = m
-            out.append((a + b) / 2)
-    return out
-
-
-def hockey_stick_quadrature(log_p, log_q, eps, breaks, scan):
-    """∫ (p − e^ε q)₊ by mpmath quadrature: the line is split at ``breaks`` and at the crossings of p = e^ε q found
-    on ``scan`` = (lo, hi); on each piece the sign of p − e^ε q is constant, and the positive pieces are integrated
-    (in the form e^{log p}(1 − e^{ε + log q − log p}), so the far tail keeps its relative precision)."""
-    eps = mpf(eps)
-    f = lambda x: log_p(x) - eps - log_q(x)  # > 0 iff p > e^ε q
-    pts = sorted(set([-mpmath.inf, *breaks, *_crossings(f, *scan), mpmath.inf]))
-    total = mpf(0)
-    for a, b in zip(pts[:-1], pts[1:]):
-        mid = (a + b) / 2 if mpmath.isfinite(a) and mpmath.isfinite(b) else (b - 1 if mpmath.isfinite(b) else a + 1)
-        if f(mid) <= 0:
-            continue
-        total += mpmath.quad(lambda x: mpmath.exp(log_p(x)) * -mpmath.expm1(-f(x)), [a, b])
-    return total
-
-
 def _log_laplace(x, mean, b):
     return -abs(x - mean) / b - mpmath.log(2 * b)
 
