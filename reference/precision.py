@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import inspect
 import math
+import numbers
 from typing import Any, Callable, Iterable
 
 import mpmath
@@ -49,6 +51,7 @@ def self_checked(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        args, kwargs = _entry_mpf(fn, args, kwargs)
         if _inside.get():
             out = fn(*args, **kwargs)
             for v in _as_tuple(out):
@@ -77,6 +80,58 @@ def self_checked(fn: Callable) -> Callable:
 
     wrapper.__wrapped_unchecked__ = fn
     return wrapper
+
+
+_ENTRY: dict = {}  # evaluator → (its parameter names, its statement's non-Integer parameters, None), from the catalogue
+
+
+def _entry_params(fn):
+    """(the evaluator's positional parameter names, the names of its statement's parameters that are not Integer, None)
+    for a registered evaluator (a statement's reference or a variant's); None for one no statement registers. Looked up in the catalogue on first use (evaluators are
+    decorated before they register) and remembered once found."""
+    from .catalogue import STATEMENTS  # noqa: PLC0415 - the catalogue imports this module
+    from .domains import Integer  # noqa: PLC0415
+
+    entries = STATEMENTS._entries  # what has registered so far (no load: this may run while modules import)
+    hit = _ENTRY.get(fn)
+    if hit is not None and (hit[0] is not None or hit[2] == len(entries)):
+        return hit if hit[0] is not None else None
+    for st in list(entries.values()):
+        refs = [st.reference, *(v.reference for v in st.variants.values())]
+        if any(getattr(r, "__wrapped_unchecked__", None) is fn for r in refs):
+            reals = frozenset(p.name for p in st.params if not isinstance(p.domain, Integer))
+            hit = (tuple(inspect.signature(fn).parameters), reals, None)
+            _ENTRY[fn] = hit
+            return hit
+    _ENTRY[fn] = (None, None, len(entries))  # not registered (yet): looked up again when the catalogue grows
+    return None
+
+
+def _plain_number(v) -> bool:
+    """A Python or NumPy int or float (not a bool, not an mpf)."""
+    return not isinstance(v, bool) and isinstance(v, (int, float, numbers.Integral))
+
+
+def _entry_mpf(fn, args, kwargs):
+    """The arguments of a direct Python call with every int and float of a real parameter as an mpf at the current
+    precision, as the catalogue's ``Statement.bind`` passes them (``laplace_rdp(2, 1)`` computed α/(2α − 1) = 2/3 in
+    float, 4e-17 off). Only the statement's own parameters are converted: those with an Integer domain keep their ints
+    (the evaluators use them as counts), other arguments (bools, strings, curves, extra keywords) are left as they are,
+    and evaluators that no statement registers (helpers) are unchanged."""
+    if not any(map(_plain_number, args)) and not any(map(_plain_number, kwargs.values())):
+        return args, kwargs
+    found = _entry_params(fn)
+    if found is None:
+        return args, kwargs
+    names, reals, _ = found
+
+    def convert(name, v):
+        if not (_plain_number(v) and name in reals):
+            return v
+        return mpf(float(v)) if isinstance(v, float) else mpf(int(v))
+
+    args = tuple(convert(names[i] if i < len(names) else None, a) for i, a in enumerate(args))
+    return args, {k: convert(k, v) for k, v in kwargs.items()}
 
 
 def to_mpf(x) -> mpf:

@@ -138,7 +138,7 @@ def test_custom_accountant_that_hangs_is_a_timed_out_error_row(in_tmp_module_dir
     t0 = time.perf_counter()
     r = runner.invoke(app, ["audit", "accountant", f"{mod}:slow", *[x for kv in CUSTOM.items() for x in kv],
                             "--no-mc", "--timeout", "1", "--json"])
-    assert time.perf_counter() - t0 < 30
+    assert time.perf_counter() - t0 < 120  # a hang guard (the 1 s timeout must cut it off), not a speed test
     doc = json.loads(r.output)
     assert r.exit_code == 0 and doc["verdict"] == "error" and "timed out after 1 s" in doc["reason"]
     assert doc["version"] == "own code" and doc["accountant"] == f"{mod}:slow"

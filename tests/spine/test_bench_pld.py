@@ -26,7 +26,7 @@ def test_time_limit_stops_a_long_run_and_leaves_no_alarm(bench):
         with bench.time_limit(0.2):
             while True:
                 pass
-    assert time.perf_counter() - t0 < 5
+    assert time.perf_counter() - t0 < 60  # the 0.2 s limit cut the loop off (a hang guard, not a speed test)
     with bench.time_limit(5):  # a short run passes, and the alarm is cancelled on exit
         pass
     time.sleep(0.01)
