@@ -788,6 +788,109 @@ def poisson_sample_checks(settings) -> list[Check]:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# op.bc_round, op.bc_sampler: Algorithm 1 of seed 002 (fast/bc/training.py)
+
+BC_DIM_IN, BC_DIM_OUT = 3, 2  # the tiny linear model of the brute force: w = (W, b), loss ½‖Wx + b − y‖²
+BC_ROUND_RTOL = 1e-12  # float64: a round sums ≤ 36 clipped gradients of ≤ 10 entries (n·u ≈ 1e-14), relative
+BC_SAMPLER_RUNS = 400  # simulated runs per sampler setting (× op_batches / 4); chi-square with cells of ≥ 5 expected
+
+
+def _bc_brute_round(W, b, xs, ys, clip, sigma, noise):
+    """Algorithm 1 lines 19–24 by loops in numpy (seed 002, eq (6)): a_h = the mean over subset h of ∇½‖Wx + b − y‖²
+    at w, clipped by its global norm to C, summed, plus the noise (2Cσ)·ξ, divided by m; w ← w − Ū/m (η = 1)."""
+    m, s = xs.shape[:2]
+    UW, Ub = np.zeros_like(W), np.zeros_like(b)
+    for h in range(m):
+        gW, gb = np.zeros_like(W), np.zeros_like(b)
+        for j in range(s):
+            r = W @ xs[h, j] + b - ys[h, j]
+            gW, gb = gW + np.outer(r, xs[h, j]) / s, gb + r / s
+        norm = math.sqrt(float((gW ** 2).sum() + (gb ** 2).sum()))
+        scale = 1.0 / max(1.0, norm / clip)
+        UW, Ub = UW + scale * gW, Ub + scale * gb
+    std = 2.0 * clip * sigma
+    return W - (UW + std * noise[0]) / m, b - (Ub + std * noise[1]) / m
+
+
+def bc_round_checks(settings) -> list[Check]:
+    import torch
+
+    from dpspec.fast.bc.training import BatchClippingSGD
+
+    rng = _rng(settings, "op.bc_round", "rounds")
+    n, bad, clipped_seen = settings.op_batches, [], 0
+    for k in range(n):
+        m, s = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+        clip = float(10.0 ** rng.uniform(-2, 1))
+        sigma = 0.0 if k % 3 == 0 else float(10.0 ** rng.uniform(-2, 0.5))
+        W, b = rng.normal(size=(BC_DIM_OUT, BC_DIM_IN)), rng.normal(size=BC_DIM_OUT)
+        xs, ys = rng.normal(size=(m, s, BC_DIM_IN)), rng.normal(size=(m, s, BC_DIM_OUT))
+        model = torch.nn.Linear(BC_DIM_IN, BC_DIM_OUT).double()
+        with torch.no_grad():
+            model.weight.copy_(torch.from_numpy(W)), model.bias.copy_(torch.from_numpy(b))
+        seed = int(rng.integers(0, 2**62))
+        opt = BatchClippingSGD(model, lambda out, y: 0.5 * ((out - y) ** 2).sum(-1).mean(), lr=1.0, clip=clip,
+                               sigma=sigma, m=m, s=s, generator=torch.Generator().manual_seed(seed))
+        result = opt.step(torch.from_numpy(xs), torch.from_numpy(ys))
+        clipped_seen += int(result.clipped.sum())
+        # the noise replayed from the same generator, per parameter in the model's order (weight, then bias)
+        g = torch.Generator().manual_seed(seed)
+        noise = ([torch.randn((BC_DIM_OUT, BC_DIM_IN), generator=g, dtype=torch.float64).numpy(),
+                  torch.randn((BC_DIM_OUT,), generator=g, dtype=torch.float64).numpy()] if sigma > 0
+                 else [np.zeros((BC_DIM_OUT, BC_DIM_IN)), np.zeros(BC_DIM_OUT)])
+        want_W, want_b = _bc_brute_round(W, b, xs, ys, clip, sigma, noise)
+        got_W, got_b = model.weight.detach().numpy(), model.bias.detach().numpy()
+        scale = max(float(np.abs(want_W).max()), float(np.abs(want_b).max()), 1e-300)
+        err = max(float(np.abs(got_W - want_W).max()), float(np.abs(got_b - want_b).max())) / scale
+        if not err <= BC_ROUND_RTOL:
+            bad.append(f"m={m}, s={s}, C={clip:g}, σ={sigma:g}: relative {err:.2e}")
+    return [_ok("bc:round", {"rounds": n}, not bad and clipped_seen > 0,
+                f"{n - len(bad)}/{n} rounds of BatchClippingSGD (IC/BC/MC shapes m, s ∈ 1..6) equal Algorithm 1 lines "
+                f"19–24 by loops (eq (6), clip per subset, noise N(0, (2Cσ)²) replayed, ÷m) to {BC_ROUND_RTOL:g}; "
+                f"{clipped_seen} subsets were clipped" + (f"; first: {bad[0]}" if bad else ""))]
+
+
+def _bc_c2(rounds, g: int) -> int:
+    """c² = Σ_rounds L², L = the number of a round's subsets holding one of the samples {0, …, g−1} (seed 002
+    D.7–D.9, Def 4.1)."""
+    return sum(int((r < g).any(dim=1).sum()) ** 2 for r in rounds)
+
+
+def bc_sampler_checks(settings) -> list[Check]:
+    import torch
+    from scipy import stats
+
+    from dpspec.fast.bc.qe import qe_law
+    from dpspec.fast.bc.training import BatchSampler
+
+    out = []
+    runs = max(100, BC_SAMPLER_RUNS * settings.op_batches // 4)
+    for sampling, N, m, s, g, E in (("shuffling", 12, 2, 2, 3, 1), ("subsampling", 12, 2, 2, 2, 1),
+                                    ("shuffling", 12, 1, 4, 3, 2), ("subsampling", 8, 4, 1, 2, 1)):
+        point = {"sampling": sampling, "N": N, "m": m, "s": s, "g": g, "E": E, "runs": runs}
+        law = qe_law(sampling, N, m, s, g, E)
+        support, pmf = law.support.tolist(), torch.exp(law.log_mass()).tolist()
+        seed = stable_seed(settings.seed, "op.bc_sampler", str(point)) % 2**63
+        gen = torch.Generator().manual_seed(seed)
+        c2 = [_bc_c2(BatchSampler(sampling, N, m, s, epochs=E, generator=gen), g) for _ in range(runs)]
+        outside = sorted(set(c2) - set(support))
+        observed, expected, cell_o, cell_e = [], [], 0, 0.0
+        for v, p in zip(support, pmf):  # cells of expected count ≥ 5, merged left to right
+            cell_o, cell_e = cell_o + c2.count(v), cell_e + runs * p
+            if cell_e >= 5:
+                observed.append(cell_o), expected.append(cell_e)
+                cell_o, cell_e = 0, 0.0
+        if cell_e > 0 and observed:
+            observed[-1], expected[-1] = observed[-1] + cell_o, expected[-1] + cell_e
+        pv = float(stats.chisquare(observed, expected).pvalue) if len(observed) >= 2 else 1.0
+        out.append(Check("bc:sampler-vs-qE", point, claimed=None, estimate=None, p_value=0.0 if outside else pv,
+                         side="exact", message=f"c² of {runs} simulated runs of BatchSampler against q_E (seed 002 "
+                         f"Def 4.1, fast/bc/qe.py) in {len(observed)} cells: chi-square p = {pv:.3g}"
+                         + (f"; c² outside q_E's support: {outside}" if outside else "")))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
 # op.audit
 
 
@@ -916,6 +1019,10 @@ OPERATORS: tuple[OperatorCheck, ...] = (
                   "TSGD+Gaussian aggregator (seed 001 §6) vs numpy"),
     OperatorCheck("op.clip", "exact", clip_checks, "clipping (Algorithm 2 line 8) and Δ(S) (seed 001 §5) vs numpy"),
     OperatorCheck("op.poisson_sample", "exact", poisson_sample_checks, "Poisson sampling (Algorithm 2 line 4)"),
+    OperatorCheck("op.bc_round", "exact", bc_round_checks,
+                  "BatchClippingSGD: one round of seed 002 Algorithm 1 (IC/BC/MC) vs loops in numpy"),
+    OperatorCheck("op.bc_sampler", "exact", bc_sampler_checks,
+                  "seed 002 batch samplers (shuffling, subsampling): simulated c² follows q_E (Def 4.1)"),
     OperatorCheck("op.audit", "exact", audit_checks,
                   "conformance.audit flags an under-reporting accountant and passes dpspec's (--full only)",
                   skip=lambda s: "" if s.op_audit else "runs with --full only (about 5 s: the audit's reference ε "

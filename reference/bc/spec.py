@@ -141,3 +141,46 @@ def rounds_integer(N, m, s) -> bool:
     """ms divides N."""
     return int(N) % (int(s) * int(m)) == 0
 
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The supported size of the exact q_E (both paths refuse beyond it, with the same words)
+#
+# q_E is computed exactly (reference: rationals and fixed-point big integers; fast path: log-space convolutions), so
+# its cost grows with the width of the law of c² and, for shuffling, with one epoch's generating function. Both paths
+# estimate these sizes from the parameters alone, before any work, and refuse with a ParameterError beyond the limits
+# below (an edge search found E = 10^9 running for minutes). The estimate: a round's L is at most K', the number of
+# the g samples in its batch (hypergeometric, mean λ = g·ms/N), so E[c²] ≤ T·E[K'²] ≈ T(λ + λ²) and the standard
+# deviation is about √(T·E[K'⁴]); the law is kept to about 40 standard deviations around its mean.
+
+MAX_QE_SUPPORT = 200_000  # estimated support points of q_E (reference: ~4 s at 10^5 points, g = 1)
+MAX_EPOCH_TABLE = 40_000  # (g + 1)·(g·min(m, g) + 1) entries of one shuffling epoch's table (g = m = 32: 33 825, ~4 s)
+
+
+def qe_size(sampling, N, m, s, g, E) -> tuple[float, int]:
+    """(estimated number of support points of the exact q_E, entries of one shuffling epoch's generating-function
+    table — 0 for subsampling) for counts that passed their domains and Algorithm 1's conditions."""
+    N, m, s, g, E = int(N), int(m), int(s), int(g), int(E)
+    k = min(m, g)
+    T = E * (N // (m * s))
+    lam = g * (m * s) / N
+    mean = T * (lam + lam * lam)
+    fourth = lam + 7 * lam ** 2 + 6 * lam ** 3 + lam ** 4  # E[K'^4] of a Poisson(λ) (hypergeometric: smaller)
+    width = mean + 40 * math.sqrt(T * fourth) + k * k + 1
+    table = (g + 1) * (g * k + 1) if sampling == "shuffling" else 0
+    return width, table
+
+
+def qe_too_large(sampling, N, m, s, g, E) -> str:
+    """'' when the exact q_E is within the supported size; otherwise the refusal's words (both paths raise a
+    ParameterError with them)."""
+    width, table = qe_size(sampling, N, m, s, g, E)
+    where = f"sampling={sampling}, N={N}, m={m}, s={s}, g={g}, E={E}"
+    if width > MAX_QE_SUPPORT:
+        return (f"the exact q_E at {where} spans about {width:.3g} values of c² (E[c²] ≈ E·g·(1 + g·ms/N)); the "
+                f"supported size is {MAX_QE_SUPPORT:,} (reference/bc/spec.py MAX_QE_SUPPORT)")
+    if table > MAX_EPOCH_TABLE:
+        return (f"the exact shuffling q_E at {where} needs one epoch's generating function with {table:,} entries "
+                f"((g + 1)·(g·min(m, g) + 1)); the supported size is {MAX_EPOCH_TABLE:,} "
+                "(reference/bc/spec.py MAX_EPOCH_TABLE)")
+    return ""

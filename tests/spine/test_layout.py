@@ -344,6 +344,14 @@ OUTSIDE = {
     "ptr.thm5_2": dict(n=10, F=6, d=10, R=1.0, beta=1.0, lam_sc=1.0, sigma_g=0.1, sigma1=0.1, sigma2=0.01,
                        eta_B=1e-5),
     "ptr.zw19_lower": dict(alpha=3.0, q=0.01, sigma1=8.0, sigma2=0.5, b=100.0, delta0=0.5),
+    # seed 002: a batch of s·m = 6 samples from N = 4 (Algorithm 1's conditions; no value exists outside them)
+    **{sid: dict(sampling="subsampling", N=4, m=2, s=3, g=1, E=1, sigma=1.0, **extra) for sid, extra in (
+        ("bc.a1_epsilon", dict(delta=1e-5)), ("bc.a1_profile", dict(eps=1.0)), ("bc.def4_2", dict(alpha=0.1)),
+        ("bc.thm4_5", dict(alpha=0.1, c_U=1.0)), ("bc.thm4_6", dict(alpha=0.1, c_L=1.0)),
+        ("bc.thm4_5_profile", dict(eps=1.0, c_U=1.0)), ("bc.thm4_6_profile", dict(eps=1.0, c_L=1.0)),
+        ("bc.lemma_c2", dict(alpha=0.1, c_L=1.0)), ("bc.lemma_c3", dict(alpha=0.1, c_U=1.0)))},
+    "bc.def4_1": dict(sampling="subsampling", N=4, m=2, s=3, g=1, E=1, c2=1),
+    "bc.g3_bose_einstein": dict(N=4, s=3, g=5, j=1),
 }
 
 
