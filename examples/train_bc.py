@@ -35,6 +35,9 @@ both above the memory held before the step), the rest are timed (wall time per r
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
 import time
 
 import torch
@@ -93,6 +96,21 @@ def accuracy(model, x, y) -> float:
         return (model(x).argmax(-1) == y).float().mean().item()
 
 
+@contextlib.contextmanager
+def _quiet_stderr():
+    """Silence file descriptor 2 (torch's C++ profiler writes "USDT: … profiler_start/stop" lines there on every run);
+    Python-level errors raised inside still propagate as exceptions."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def peak_step_memory(opt: BatchClippingSGD, xb, yb) -> int:
     """Bytes allocated by torch at the peak of one round, above what was held before it (see the module docstring)."""
     if xb.is_cuda:
@@ -103,7 +121,7 @@ def peak_step_memory(opt: BatchClippingSGD, xb, yb) -> int:
         torch.cuda.synchronize()
         return torch.cuda.max_memory_allocated() - base
     from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+    with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         opt.step(xb, yb)
     current = peak = 0
     for event in sorted(prof.events(), key=lambda e: e.time_range.start):
