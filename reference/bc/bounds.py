@@ -347,7 +347,14 @@ def exact_tail_above(sampling, N, m, s, g, E, c2):
     does not carry a precision-dependent 10^−(dps+30) into G_{c_L/σ}(l)."""
     if c2 >= c2_max(sampling, N, m, s, g, E):
         return mpf(0)
-    return qe_law(sampling, int(N), int(m), int(s), int(g), int(E)).tail_above(c2)
+    law = qe_law(sampling, int(N), int(m), int(s), int(g), int(E))
+    above = law.tail_above(c2)
+    if above > mpf(1) / 2:
+        # the complement of the small side: q_E sums to 1 exactly (dropped mass counted above), so this is the same
+        # l without the summation's rounding — where every c² lies above c2 (e.g. N = ms) it is exactly 1, where the
+        # sum of the masses was 1 − O(10^-dps) and fL(0) = 1 − l differed between the two self-check precisions
+        return 1 - (law.tail_below(c2) + law.mass_at(c2))
+    return above
 
 
 @self_checked

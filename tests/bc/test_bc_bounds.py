@@ -281,3 +281,19 @@ def test_cut_beyond_every_c2_has_an_exact_zero_tail():
     v = catalogue.get("bc.lemma_c2").evaluate(alpha=0, sampling="subsampling", N=894, m=3, s=1, g=4, E=1,
                                               sigma="0.25", c_L=100).value
     assert v == 1
+
+
+def test_a_tail_holding_every_c_is_exactly_one():
+    """Where every c² of q_E lies above the cut (shuffling, N = 8 = 2·ms: c² ≥ 2·E), l is exactly 1 (the complement of
+    the empty side), not a sum of masses 1 − O(10^-dps) that differs between the self-check's two precisions, and
+    Thm 4.6's fL(0) = 1 − l is 0 at both."""
+    from mpmath import mpf
+
+    from dpspec.reference.bc import bounds as rb
+    assert rb.exact_tail_above("shuffling", 8, 2, 2, 2, 5, mpf("0.25")) == 1
+    thm = catalogue.get("bc.thm4_6")
+    for dps in (30, 60):
+        assert thm.evaluate(dps=dps, alpha=0, sampling="shuffling", N=8, m=2, s=2, g=2, E=5, sigma=1, c_L="0.5").value == 0
+    law = rb.qe_law("subsampling", 400, 4, 1, 1, 4)
+    # a large tail equals the plain sum to the working precision (the complement changes rounding only)
+    assert abs(rb.exact_tail_above("subsampling", 400, 4, 1, 1, 4, mpf(1)) - law.tail_above(1)) < mpf(10) ** -40
