@@ -21,6 +21,7 @@ import mpmath
 from mpmath import mpf
 
 from dpspec.reference._normal import ndtr, ndtri_upper
+from dpspec.reference._solve import root
 
 SEED = "002_5bf9d068e79d7537.txt"
 
@@ -48,41 +49,17 @@ def delta_g(eps, mu):
     return max(value, mpf(0))
 
 
-def bisect_decreasing(fn, target, lo, hi, iters=200, rel=mpf(10) ** -12):
-    """The x in [lo, hi] with fn(x) = target for a positive, non-increasing fn: regula falsi (Illinois variant)
-    on log fn(x) − log target, which keeps a bracket [lo, hi] with fn(lo) ≥ target ≥ fn(hi) (checked, ValueError
-    otherwise) and stops when it is below ``rel`` relative (or after ``iters`` steps)."""
+def bisect_decreasing(fn, target, lo, hi, rel=mpf(10) ** -12):
+    """The x in [lo, hi] with fn(x) = target for a positive, non-increasing fn: the project's bracketed root
+    (reference/_solve.py ``root``, Illinois steps) on log fn(x) − log target, to ``rel`` relative; ValueError when
+    [lo, hi] does not bracket the target (fn(lo) ≥ target ≥ fn(hi))."""
     lo, hi, target = mpf(lo), mpf(hi), mpf(target)
     log_target = mpmath.log(target)
-    g = lambda x: (lambda v: mpmath.log(v) - log_target if v > 0 else -mpmath.inf)(fn(x))
-    g_lo, g_hi = g(lo), g(hi)
-    if not (g_lo >= 0 >= g_hi):
+    g = lambda x: (lambda v: mpmath.log(v) - log_target if v > 0 else -mpmath.inf)(fn(x))  # noqa: E731
+    if not (g(lo) >= 0 >= g(hi)):
         raise ValueError(f"target {mpmath.nstr(target, 6)} not bracketed by [{mpmath.nstr(lo, 6)}, "
                          f"{mpmath.nstr(hi, 6)}]")
-    side = 0
-    for _ in range(iters):
-        if hi - lo <= rel * max(abs(hi), 1):
-            break
-        if mpmath.isinf(g_hi) or mpmath.isinf(g_lo):
-            mid = (lo + hi) / 2
-        else:
-            mid = hi - g_hi * (hi - lo) / (g_hi - g_lo)
-            if not lo < mid < hi:
-                mid = (lo + hi) / 2
-        g_mid = g(mid)
-        if g_mid >= 0:
-            lo, g_lo = mid, g_mid
-            if side == -1:
-                g_hi /= 2
-            side = -1
-        else:
-            hi, g_hi = mid, g_mid
-            if side == 1:
-                g_lo /= 2
-            side = 1
-        if g_mid == 0:
-            return mid
-    return (lo + hi) / 2
+    return root(g, lo, hi, abs_tol=rel * max(abs(hi), 1))
 
 
 def eps_g(delta, mu, hi=mpf(10) ** 4):
