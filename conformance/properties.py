@@ -121,12 +121,42 @@ def _base_points(statement, examples: int, seed: int, dps: int, profile: str, fa
             d.value = evaluate(statement, point, dps)
             if any(_is_nan(v) for v in _components(d.value)):
                 d.error = "the reference returned NaN"
+            else:
+                d.error = _out_of_range(statement, point, d.value, dps)
         except ConditionError:
             d.outside = True
         except Exception as exc:  # noqa: BLE001 - any other error at a point of the domain is a finding
             d.error = _error(exc)
         out.draws.append(d)
     return out
+
+
+def _out_of_range(statement, point: dict[str, Any], value: Any, dps: int) -> str | None:
+    """What the value means bounds it, whatever the formula (a scaled or misread formula often leaves the range):
+    a δ that is exact or a lower bound lies in [0, 1] (an upper bound may be vacuous, above 1); a trade-off value
+    β = f(α) lies in [0, 1], and when it is a lower bound on a true trade-off function also β ≤ 1 − α (every
+    trade-off function lies below the perfectly private one, Dong, Roth & Su 2022, Def. 2.1; an "exact" entry may
+    define a function that is not one, e.g. seed 002's f̂_U of Def. 4.3, so it is spared this rule); an exact or lower
+    RDP ε(α) is ≥ 0 (a Rényi divergence is non-negative). None when in range."""
+    returns, claim = statement.value.returns, statement.claim
+    if returns not in ("delta", "beta", "rdp_eps") or not isinstance(value, (int, float, mpmath.mpf)):
+        return None
+    v, tol = mpmath.mpf(value), mpmath.mpf(10) ** (-(dps - 10))
+    low = returns != "rdp_eps" or claim in ("exact", "lower")
+    if low and v < -tol:
+        return f"the reference returned {mpmath.nstr(v, 8)} < 0 for a {returns}"
+    if returns == "delta" and claim in ("exact", "lower") and v > 1 + tol:
+        return f"the reference returned δ = {mpmath.nstr(v, 8)} > 1 (claim {claim})"
+    if returns == "beta":
+        if v > 1 + tol:
+            return f"the reference returned β = {mpmath.nstr(v, 8)} > 1"
+        axis = statement.value.axis
+        if claim == "lower" and axis in point:
+            alpha = mpmath.mpf(reference_args(point)[axis])
+            if v > 1 - alpha + tol:
+                return (f"the reference returned β = {mpmath.nstr(v, 8)} > 1 − α = {mpmath.nstr(1 - alpha, 8)} "
+                        f"(a lower bound on a trade-off function, which lies below 1 − α)")
+    return None
 
 
 def _repro(seed: int, examples: int, profile: str, dps: int, **more) -> dict[str, Any]:

@@ -477,6 +477,15 @@ def plants() -> list[Plant]:
     scale("ptr.thm4_4", "0.9", "reference", True, "ε(α) (upper)", REGIME_ONLY, _alpha_above(64), "α > 64")
     scale("ptr.thm4_3", "0.9", "both", True, "ε(α) (upper)", REGIME_ONLY, _alpha_above(64), "α > 64")
 
+    # seed 002 (bc.*): the exact A1 profile δ(ε) and ε(δ), the A1 trade-off f (a lower bound on the truth: larger is
+    # unsound), Thm 4.6's upper profile, q_E's mass function (reference only: the fast path disagrees)
+    scale("bc.a1_profile", "0.9", "both", True, "δ(ε) (A1 mixture, exact)")
+    scale("bc.a1_profile", "0.99", "fast", True, "δ(ε) (A1 mixture, exact)", kind=FAST_ONLY)
+    scale("bc.a1_epsilon", "0.99", "both", True, "ε(δ) (A1 mixture, exact)")
+    scale("bc.def4_2", "1.1", "both", True, "f(α) (A1 trade-off, lower)")
+    scale("bc.thm4_6_profile", "0.9", "both", True, "δ(ε) (Thm 4.6, upper)")
+    scale("bc.def4_1", "0.99", "reference", True, "q_E(c²) (exact)")
+
     # dropped terms
     out.append(P("base.laplace_rdp:drop-second-term:both", DROP_TERM, "both", ("base.laplace_rdp",), True,
                  "Laplace RDP (Mironov 2017 Prop. 6) without its (α−1)/(2α−1)·e^{−α/b} term, reference and fast",
@@ -517,6 +526,9 @@ def plants() -> list[Plant]:
     out.append(P("ptr.zw19_lower:no-case2:ref", CONDITION_REMOVED, "reference", ("ptr.zw19_lower",), True,
                  "the ZW19 lower bound's 'case 2 dominates' condition removed from the reference",
                  _plant_without_conditions("ptr.zw19_lower", ("case2_dominates",))))
+    out.append(P("bc.a1_profile:no-rounds_integer:ref", CONDITION_REMOVED, "reference", ("bc.a1_profile",), True,
+                 "Algorithm 1's condition N/(ms) ∈ ℕ (seed 002) removed from the A1 profile's reference",
+                 _plant_without_conditions("bc.a1_profile", ("rounds_integer",))))
 
     # compositions
     out.append(P("base.rdp_composition:last-step-only:both", COMPOSITION, "both", ("base.rdp_composition",), True,
@@ -555,6 +567,9 @@ NOTES: dict[str, str] = {
                                      "the quick sample size (no tilted family for the KOV15 witness)",
     "base.gdp_profile:x0.999999:both": "1e-6 relative is below Monte Carlo resolution; no exact δ(ε) on the witness",
     "ptr.thm4_4:x0.9:ref:α > 64": "no fast-vs-reference draw inside (C1)–(C4) had α > 64 (C3/C4 bound α)",
+    "bc.thm4_6_profile:x0.9:both": "Theorem 4.6's δ exceeds the exact A1 δ(ε) by more than 10 % at every drawn point "
+                                   "(the cut at c_L is loose), so the scaled bound stays above bc.a1_profile, the "
+                                   "only truth it is checked against (it has no witness pair of its own)",
     "ptr.thm4_4:drop-B2:ref": "B2 dominates only in part of the domain; the 5 fast-vs-reference draws missed it, "
                               "and the witnesses are lower bounds, which a smaller max(B0, B1) still exceeds",
 }

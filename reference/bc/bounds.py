@@ -464,6 +464,23 @@ register(Statement(
     monotone={"eps": -1, "sigma": -1},
 ))
 
+def above_the_exact_profile(statement, params):
+    """A property check of bc.thm4_6_profile: Theorem 4.6's fL is a lower bound on the exact A1 trade-off f, so
+    its δ_{fL}(ε) is at least the exact δ_f(ε) of bc.a1_profile at the same point (an upper bound made too small
+    — rescaled or misread — falls below it where the bound is tight)."""
+    from ..catalogue import get
+
+    value = statement.reference(**params)
+    exact = get("bc.a1_profile").reference(**{k: params[k] for k in ("eps", "sampling", "N", "m", "s", "g", "E",
+                                                                      "sigma")})
+    if value < exact * (1 - mpf(10) ** -10):
+        raise AssertionError(f"{statement.id} = {mpmath.nstr(value, 12)} is below the exact A1 δ(ε) = "
+                             f"{mpmath.nstr(exact, 12)} (bc.a1_profile) at the same point")
+
+
+above_the_exact_profile.why = "an upper bound on the A1 δ(ε) cannot fall below the exact A1 δ(ε) (bc.a1_profile)"
+
+
 register(Statement(
     id="bc.thm4_6_profile",
     fast="dpspec.fast.bc.bounds:thm4_6_profile",
@@ -477,6 +494,7 @@ register(Statement(
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone={"eps": -1, "sigma": -1},
+    properties=(above_the_exact_profile,),
 ))
 
 register(Statement(

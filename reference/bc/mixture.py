@@ -428,6 +428,42 @@ def _a1_pair(p):
     return {k: p[k] for k in ("sampling", "N", "m", "s", "g", "E", "sigma")}
 
 
+def symmetric(statement, params):
+    """A property check (``Statement.properties``) of bc.def4_2: the A1 trade-off f is symmetric, f(f(α)) = α.
+    Swapping the two hypotheses of the label-visible mixture swaps P_c and Q_c in every component, and each G_{c/σ}
+    is symmetric (Dong, Roth & Su 2022, Prop. 2.4 and §2.3), so the swapped pair has the same trade-off; the trade-off
+    of a swapped pair is f⁻¹ (ibid., Prop. 2.4), hence f = f⁻¹. A misread or rescaled f breaks it."""
+    alpha = mpf(params["alpha"])
+    value = statement.reference(**params)
+    if not 0 <= value <= 1:
+        raise AssertionError(f"{statement.id}: f({mpmath.nstr(alpha, 12)}) = {mpmath.nstr(value, 12)} is not in [0, 1]")
+    back = statement.reference(**{**params, "alpha": value})
+    if abs(back - alpha) > mpf(10) ** -12 * max(alpha, mpf(10) ** -12):
+        raise AssertionError(f"{statement.id}: f(f(α)) = {mpmath.nstr(back, 15)} ≠ α = {mpmath.nstr(alpha, 15)} "
+                             "(the A1 mixture trade-off is symmetric)")
+
+
+symmetric.why = "the label-visible A1 mixture of symmetric G_{c/σ} is symmetric: f(f(α)) = α"
+
+
+def inverts_the_profile(statement, params):
+    """A property check of bc.a1_epsilon: ε(δ) is the least ε with δ(ε) ≤ δ, so the profile bc.a1_profile at the
+    returned ε is at most δ (an ε that is too small — a rescaled or misread inverse — gives δ(ε) > δ)."""
+    from ..catalogue import get
+
+    eps = statement.reference(**params)
+    if not mpmath.isfinite(eps):
+        return
+    at = get("bc.a1_profile").reference(eps=eps, **{k: params[k] for k in ("sampling", "N", "m", "s", "g", "E",
+                                                                            "sigma")})
+    if at > mpf(params["delta"]) * (1 + mpf(10) ** -10):
+        raise AssertionError(f"{statement.id}: δ(ε) = {mpmath.nstr(at, 12)} > δ = {mpmath.nstr(mpf(params['delta']), 12)}"
+                             f" at the returned ε = {mpmath.nstr(eps, 12)} (bc.a1_profile)")
+
+
+inverts_the_profile.why = "ε(δ) is the least ε with δ(ε) ≤ δ: bc.a1_profile at the returned ε must not exceed δ"
+
+
 _A1 = ("A1 adversary (seed 002, §4, D.7–D.9): the adversary sees the sampling instance, so the run is the "
        "label-visible mixture c ~ q_E, then G_{c/σ}; this ignores amplification by sampling (an A0 analysis is far "
        "tighter, notes §1 item 8).")
@@ -449,6 +485,7 @@ register(Statement(
     witnesses=_WITNESS,
     privacy=_PRIVACY,
     monotone={"alpha": -1, "sigma": +1, "E": -1, "g": -1},
+    properties=(symmetric,),
     note=_A1 + " Lemma C.5 (the Gaussian-mixture infimum with explicit weights and means) is this evaluator with "
                 "the weights q_E(c) and means c/σ; it has no entry of its own (no parameter type holds a weighted "
                 "list of means).",
@@ -485,5 +522,6 @@ register(Statement(
     witnesses=_WITNESS,
     privacy=_PRIVACY,
     monotone={"delta": -1, "sigma": -1, "E": +1, "g": +1},
+    properties=(inverts_the_profile,),
     note=_A1,
 ))
