@@ -70,6 +70,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+import mpmath
 import numpy as np
 import torch
 
@@ -131,6 +132,8 @@ class TiltedInterval(Interval):
         if self.quantity == "rdp_eps":
             y = (self.axis - 1) * c / self.steps  # log M claimed; M − 1 = expm1(y)
             return _log_expm1(y) if y > 0 else -math.inf
+        if c == 0 and isinstance(claimed, mpmath.mpf) and claimed > 0:
+            return float(mpmath.log(claimed))  # a δ below the smallest double (e^-3362): its log is an ordinary float
         return math.log(c) if c > 0 else -math.inf
 
     def p_above(self, claimed: float) -> float:
@@ -376,10 +379,11 @@ def check(witness: Any, params: Mapping[str, Any], quantity: str, axis: float, c
         name, what = "profile-tilted", f"δ({iv.axis:.6g})"
     else:
         raise ValueError(f"quantity={quantity!r} not in ('rdp_eps', 'delta')")
-    p_above = 1.0 if c == math.inf else iv.p_above(c)
-    p_below = 0.0 if c == math.inf else iv.p_below(c)
+    p_above = 1.0 if c == math.inf else iv.p_above(claimed)  # the claim as given: an mpf δ may underflow a double
+    p_below = 0.0 if c == math.inf else iv.p_below(claimed)
     p = {"upper": p_above, "lower": p_below, "exact": min(1.0, 2 * min(p_above, p_below))}[side]
-    msg = (f"{what} claimed {c:.6g}; witness ∈ [{iv.lo:.6g}, {iv.hi:.6g}] (estimate {iv.estimate:.6g}, "
+    shown = mpmath.nstr(claimed, 6) if c == 0 and isinstance(claimed, mpmath.mpf) else f"{c:.6g}"
+    msg = (f"{what} claimed {shown}; witness ∈ [{iv.lo:.6g}, {iv.hi:.6g}] (estimate {iv.estimate:.6g}, "
            f"{iv.family}, n = {iv.n}, bound/estimate = e^{iv.log_bound - iv.log_mean_estimate:.3g})")
     return Check(name, dict(point), claimed=c, estimate=iv.estimate, lo=iv.lo, hi=iv.hi, p_value=p, side=side,
                  methods={"p_above": p_above, "p_below": p_below, "method": iv.method, "family": iv.family,

@@ -469,6 +469,20 @@ def test_check_for_the_runner():
         tilting.check("base.sgm", params, "delta", e, float("nan"), "upper", {"eps": e}, **kw)
 
 
+def test_profile_claim_below_the_smallest_double():
+    """An exact δ(ε) below the smallest double (σ = 5, ε = 16.4: δ ≈ e^-3362) is judged by its logarithm: the true
+    mpf claim passes (before, its float 0.0 against an interval [0, 0] gave p = 0 — a false failure), and half of it
+    is refuted by the same sample."""
+    truth = gaussian_delta(mpmath.mpf("16.4"), 5)
+    assert 0 < truth < mpmath.mpf(10) ** -1000 and float(truth) == 0.0
+    kw = dict(n=100_000, seed=7, confidence=CONF)
+    ok = tilting.check("base.gaussian", {"sigma": 5.0}, "delta", 16.4, truth, "exact", {"eps": 16.4}, **kw)
+    low = tilting.check("base.gaussian", {"sigma": 5.0}, "delta", 16.4, truth / 2, "upper", {"eps": 16.4}, **kw)
+    assert ok.p_value > 1 - CONF, ok.message
+    assert low.p_value < 1 - CONF, low.message
+    assert "e-" in ok.message  # the claim is shown, not as 0
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Slow: the measured tables (also printed by running this file)
 
