@@ -45,6 +45,7 @@ import mpmath
 from dpspec.reference.domains import Integer, Points, Real
 from dpspec.reference.errors import ConditionError
 
+from .edges import POINT_SETS
 from .strategies import DRAW_DIGITS, CurveDraw, Draws, _numeric, fast_args, plain, reference_args, stable_seed
 from .verdicts import Check
 
@@ -482,6 +483,10 @@ def _conditions_check(statement, points: _Points, examples: int, seed: int, dps:
             candidates.append(draws.params(statement, fast=True))
         except (TypeError, ValueError):  # reported by the domain check (the same draws fail there)
             break
+    sets = [(p.name, s) for p in statement.params if isinstance(p.domain, Points) for s in POINT_SETS
+            if p.domain.contains(s)]
+    if candidates and sets:  # point sets are held at their example by the draws: add the edge search's sets
+        candidates += [{**candidates[0], name: s} for name, s in sets]
     wanted = min(examples, ALONE_CAP)
     state = _Conditions(statement, dps, repro, wanted)
     try:

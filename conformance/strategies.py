@@ -411,7 +411,7 @@ def fast_args(statement, point: Mapping[str, Any]) -> dict[str, Any]:
             out[k] = torch.tensor(float(v), dtype=torch.float64)
         elif isinstance(domain, Points):
             rows = domain.check(k, v)
-            out[k] = torch.tensor(rows, dtype=torch.float64).reshape(len(rows), -1)
+            out[k] = torch.tensor(rows, dtype=torch.float64)  # (m, d) already, m = 0 included
         else:
             out[k] = v
     return out

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from dpspec.reference.errors import ParameterError
 
-PAPERS = {"ptr": "dpspec.conformance.figures.ptr", "bc": "dpspec.conformance.figures.bc"}
+PAPERS = {"ptr": "dpspec.conformance.figures.ptr", "bc": "dpspec.conformance.figures.bc",
+          "gptr": "dpspec.conformance.figures.gptr"}
 
 
 def render(paper: str, out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:

@@ -29,17 +29,27 @@ How each quantity is computed (the method is chosen per regime; the work is boun
     Opacus and dp-accounting), summed with signs at working precision, when it converges within
     SERIES_MAX_TERMS terms: its terms decay only polynomially (~ k^{−α−2}), so this is the large-α regime (e.g.
     V7, α ≈ 59, in ~100 terms);
-  - otherwise `log_moment_quad`: quadrature of ∫ N(0,σ²)(z) (1 − q + q L(z))^β dz in log space, split at the
-    stationary points of the integrand (found by bisection, see `_peaks`) and truncated where the log-integrand
-    has dropped by more than the working precision (tails bounded by a Gaussian);
-- everything else (tiny q, huge σ, small σ, α near 1, huge |β|): `log_excess_quad`, the quadrature of
+  - otherwise, where it applies, the truncated two-sided series below; else `log_moment_quad`: quadrature of
+    ∫ N(0,σ²)(z) (1 − q + q L(z))^β dz in log space, split at the stationary points of the integrand (found by
+    bisection, see `_peaks`) and truncated where the log-integrand has dropped by more than the working precision
+    (tails bounded by a Gaussian);
+- the two-sided series of MTZ19 §3.3 truncated with proven bounds (`sgm_series.log_excess_series`, every order
+  β = α > 1 or β = 1 − α < 0, q < ½): A − 1 directly as a head of terms, the rest bounded by the concavity of
+  log|C(β,k)| in k, the Gaussian tails of the split at qL = (1 − q)τ and Leibniz's bound where the coefficients
+  alternate (proof in that module). Its work does not grow with α: about 60 terms at α ≈ 277559, q ≈ 9.39e-7, σ = 100
+  (the cliff that the RDP → δ order search of issue 13 probes some 80 times; the ψ quadrature took ~2 s an order
+  there at 20 digits, the series ~0.02 s). It applies where the split lies many σ beyond the head (z0/σ large:
+  large σ with small q, the regime of DP-SGD accounting) and returns None elsewhere (then the quadratures);
+- everything else (tiny q, huge σ, small σ, α near 1, huge |β|), where the truncated series does not apply:
+  `log_excess_quad`, the quadrature of
   A − 1 = E_{μ0}[ψ_β(x)], ψ_β(x) = (1 + x)^β − 1 − βx ≥ 0, x = q(e^u − 1) (E_{μ0}[x] = 0), which integrates the
   excess directly (no guard digits for q or σ: q = 1e-320 and σ = 1e308 cost what q = 0.01 and σ = 1 cost), split at
   z = 0, 1, 2, the modes of the integrand, the shoulder at α and the transition z_s of log r (graded split points
   around it); the precision is raised only for the difference inside ψ and for the scale of z/σ, and where that
   would exceed QUAD_MAX_GUARD digits (orders above ~1e40σ, which only occur without a closed form for σ above ~1e37)
   a PrecisionError says so.
-The tests cross-check the routes where more than one applies (tests/base/test_sgm.py, test_sgm_edges.py).
+The tests cross-check the routes where more than one applies (tests/base/test_sgm.py, test_sgm_edges.py,
+test_sgm_large_alpha.py).
 
 direction="max" (the default) returns max(remove, add). MTZ19 (Thm 5 there) prove that remove dominates; this
 module does not assume it: it evaluates add at 20 digits and checks that it lies below remove with a margin,
@@ -58,6 +68,7 @@ from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, 
 from ..domains import ALPHA, NOISE, SAMPLING_RATE, Param, Real
 from ..errors import PrecisionError
 from ..precision import checked_param as _arg, self_checked, to_mpf
+from .sgm_series import log_excess_series
 from .spec import SAMPLING_RATE_WITH_ZERO, SGM_DIRECTION as DIRECTION, SGM_WITNESS_DIRECTION as WITNESS_DIRECTION
 
 _CHECK_DPS = 20  # precision of the numerical check that add ≤ remove (direction="max")
@@ -276,7 +287,11 @@ def log_excess(beta, q, sigma):
     - integer 2 ≤ β ≤ BINOMIAL_MAX: the exact binomial sum (A − 1 is its sum of positive terms);
     - ordinary parameters (at most ORDINARY_GUARD guard digits for q and σ, σ ≥ 0.01, 1e-6 ≤ |β(β−1)|,
       |β| ≤ 1e4): log A at mp.dps + guard digits, then A − 1 = expm1(log A) — by the MTZ19 series for fractional
-      β ≥ SERIES_MIN_ALPHA when it converges within SERIES_MAX_TERMS terms, else by :func:`log_moment_quad`;
+      β ≥ SERIES_MIN_ALPHA when it converges within SERIES_MAX_TERMS terms (tried only for β < SERIES_MAX_TERMS − 2:
+      it stops after k > β + 1 terms), else by the truncated series or :func:`log_moment_quad`;
+    - the MTZ19 two-sided series truncated with proven bounds (:func:`sgm_series.log_excess_series`), any β with
+      q < ½ where it applies (its head ends well before the split point z0; large σ, small q, any |β|): A − 1
+      directly, the omitted terms bounded to 10^{−(dps+10)} relative;
     - otherwise (tiny q, huge σ, small σ, α near 1, huge |β|): the quadrature of E[ψ_β(x)]
       (:func:`log_excess_quad`), which integrates A − 1 directly and needs no guard digits for tiny q or huge σ
       (the routes agree where both apply: tests/base/test_sgm_edges.py)."""
@@ -286,16 +301,22 @@ def log_excess(beta, q, sigma):
     if 2 <= beta <= BINOMIAL_MAX and _is_integer(beta):
         return mpmath.log(mpmath.fsum(_binomial_excess_terms(int(beta), q, sigma)))
     guard = _guard_digits(q, sigma)
-    if guard <= ORDINARY_GUARD and sigma >= mpf("0.01") and abs(beta) <= 10**4 and abs(beta * (beta - 1)) >= mpf("1e-6"):
+    ordinary = (guard <= ORDINARY_GUARD and sigma >= mpf("0.01") and abs(beta) <= 10**4
+                and abs(beta * (beta - 1)) >= mpf("1e-6"))
+    if ordinary and SERIES_MIN_ALPHA <= beta < SERIES_MAX_TERMS - 2:  # (it stops only after k > β + 1 terms)
         with mp.workdps(mp.dps + guard):
-            log_a = None
-            if beta >= SERIES_MIN_ALPHA:
-                try:
-                    log_a = log_a_series(beta, q, sigma, max_terms=SERIES_MAX_TERMS)
-                except PrecisionError:
-                    log_a = None
-            if log_a is None:
-                log_a = log_moment_quad(beta, q, sigma)
+            try:
+                log_a = log_a_series(beta, q, sigma, max_terms=SERIES_MAX_TERMS)
+            except PrecisionError:
+                log_a = None
+            if log_a is not None and log_a > 0:
+                return +mpmath.log(mpmath.expm1(log_a))
+    truncated = log_excess_series(beta, q, sigma)
+    if truncated is not None:
+        return truncated
+    if ordinary:
+        with mp.workdps(mp.dps + guard):
+            log_a = log_moment_quad(beta, q, sigma)
             if log_a > 0:
                 return +mpmath.log(mpmath.expm1(log_a))
     return log_excess_quad(beta, q, sigma)

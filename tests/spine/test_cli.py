@@ -48,10 +48,12 @@ def test_bad_input_exits_2_with_one_line_and_no_traceback(args, needle):
 
 
 def test_errata_json_is_a_list():
-    r = run("errata", "--json")
-    assert r.exit_code in (0, 1)
+    """The JSON form on a glob (nine errata, a few seconds; each text's errata tests run every demonstration, and
+    `dpspec errata` over all of them took 29 s of the suite)."""
+    r = run("errata", "--only", "gptr.E1?", "--json")
+    assert r.exit_code == 0
     rows = json.loads(r.stdout)
-    assert isinstance(rows, list)
+    assert isinstance(rows, list) and [row["id"] for row in rows] == [f"gptr.E1{i}" for i in range(9)]
     for row in rows:
         assert {"id", "source", "summary", "reproduced"} <= set(row)
 

@@ -352,6 +352,22 @@ OUTSIDE = {
         ("bc.lemma_c2", dict(alpha=0.1, c_L=1.0)), ("bc.lemma_c3", dict(alpha=0.1, c_U=1.0)))},
     "bc.def4_1": dict(sampling="subsampling", N=4, m=2, s=3, g=1, E=1, c2=1),
     "bc.g3_bose_einstein": dict(N=4, s=3, g=5, j=1),
+    # seed 003 ch. 3 (gptr.*): Algorithm 13's "passes with at most δ′", λ* = λ + λ_min ≤ 0, an infeasible γ budget, a
+    # removal with λ + λ_min ≤ ‖𝒳‖², R(L + β) < β/2, λ < RL, an eigengap d_k ≤ 2, Thm 23 above 1/(2β), bad vote counts
+    "gptr.thm_b2_5": dict(alpha=4.0, eps_hat_alpha=2.0, eps_tilde_alpha=10.0, eps_alpha=0.01, delta_prime=3e-5,
+                          pass_law="at_most"),
+    "gptr.thm3_6_1": dict(gamma=1.0, lam=0.0, lam_min=0.0, L=1.0, x_norm=1.0, delta=1e-6),
+    "gptr.thm3_6_1_gamma": dict(eps=0.1, lam=1.0, lam_min=1.0, L=1.0, x_norm=1.0, delta=1e-6),
+    "gptr.alg14": dict(gamma=1.0, lam=0.0, lam_min_p=0.0, Delta_p=0.5, x_norm=1.0, delta=1e-6),
+    "gptr.lemma_b4_2": dict(lam=0.5, lam_min=0.2, x_norm=1.0),
+    "gptr.rem_b3_7_gamma": dict(eps=0.5, alpha_sc=30.0, delta=1e-6),
+    "gptr.thm_b3_6": dict(R=0.01, L=0.1, beta=1.0, alpha_sc=1.0, gamma=1.0, delta=1e-6),
+    "gptr.thm_b3_11": dict(R=1.0, L=1.0, beta=0.25, lam=0.5),
+    "gptr.thm_b3_13": dict(d_k=1.5, sigma=1.0, delta=1e-5),
+    "gptr.lemma3_6_5": dict(alpha=60.0, beta=0.01, sigma_s=15.0, sigma_2=15.0),
+    "gptr.thm3_6_4": dict(votes=[[3, 2, 1], [3, 3, 1]], sigma=10.0, alpha=5.0),
+    "gptr.prop7_logq": dict(votes=[[3, 2], [4, 1]], sigma=10.0),
+    "gptr.smooth_sensitivity": dict(votes=[[3, 2], [4, 1]], teachers=6, sigma=10.0, alpha=5.0, beta=0.01),
 }
 
 
