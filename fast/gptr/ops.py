@@ -103,8 +103,9 @@ def ops_gamma_star(eps, lam, lam_min, L, x_norm, delta, allow_outside: bool = Fa
     lam = torch.where(positive, lam, torch.ones_like(lam))
     a, b, c = ops_coefficients(lam, lam_min, L, x_norm, delta, printed)
     feasible_spec = spec.OPS_GAMMA_FEASIBLE_PRINTED if printed else spec.OPS_GAMMA_FEASIBLE
+    # at λ* = 0 the constant term c = (1 + t)‖𝒳‖²/(2λ*) is +inf: both conditions fail there, as in the reference
     refuse_outside("gptr.thm3_6_1_gamma", [(spec.LAMBDA_STAR_POSITIVE, positive),
-                                           (feasible_spec, ~positive | (c < eps))], allow_outside)
+                                           (feasible_spec, positive & (c < eps))], allow_outside)
     gamma = quadratic_gamma_star(eps, a, b, c)
     return torch.where(positive, gamma, torch.zeros_like(gamma))
 
