@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Iterable
 
 import torch
 
-from dpspec.reference.domains import Integer, Real
-from dpspec.reference.errors import DomainError
+from dpspec.reference.domains import ConditionSpec, Integer, Real
+from dpspec.reference.errors import ConditionError, DomainError
 
 DTYPE = torch.float64
 
@@ -139,3 +140,16 @@ def log_integral(log_f, breakpoints: torch.Tensor, mask: torch.Tensor | None = N
     terms = log_w + log_f(z)
     terms = torch.where(torch.isneginf(log_w), torch.full_like(terms, -math.inf), terms)
     return torch.logsumexp(terms.flatten(-2), dim=-1)
+
+
+def refuse_outside(statement_id: str, checks: Iterable[tuple[ConditionSpec, torch.Tensor | bool]],
+                   allow_outside: bool = False) -> None:
+    """ConditionError(statement_id, [spec.describe() …]) listing, in the given (the statement's) order, every
+    condition whose mask is False at some point — the reference's words, from the text's spec module; nothing with
+    ``allow_outside`` (the values there are not bounds)."""
+    if allow_outside:
+        return
+    failed = [spec.describe() for spec, mask in checks
+              if not (bool(mask) if isinstance(mask, bool) else bool(torch.as_tensor(mask).all()))]
+    if failed:
+        raise ConditionError(statement_id, failed)

@@ -1,28 +1,16 @@
-"""Shared pieces of the ``gptr`` fast path: the theorem-condition refusal (the same words as the reference, from
-``dpspec.reference.gptr.spec``'s ConditionSpecs) and log-space constants."""
+"""Shared pieces of the ``gptr`` fast path: log-space constants, and the theorem-condition refusal of the fast path
+(``fast._torch.refuse_outside``, the same words as the reference from ``dpspec.reference.gptr.spec``)."""
 from __future__ import annotations
 
 import math
-from typing import Iterable
 
 import torch
 
-from dpspec.reference.domains import ConditionSpec
-from dpspec.reference.errors import ConditionError
+from .._torch import refuse_outside
 
 LOG2 = math.log(2.0)
 
-
-def refuse_outside(statement_id: str, checks: Iterable[tuple[ConditionSpec, torch.Tensor | bool]],
-                   allow_outside: bool = False) -> None:
-    """ConditionError(statement_id, [spec.describe() …]) listing, in the given (the statement's) order, every
-    condition whose mask is False at some point; nothing with ``allow_outside`` (the values there are not bounds)."""
-    if allow_outside:
-        return
-    failed = [spec.describe() for spec, mask in checks
-              if not (bool(mask) if isinstance(mask, bool) else bool(torch.as_tensor(mask).all()))]
-    if failed:
-        raise ConditionError(statement_id, failed)
+__all__ = ["LOG2", "log_2_over", "refuse_outside"]
 
 
 def log_2_over(delta: torch.Tensor) -> torch.Tensor:

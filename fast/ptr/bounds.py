@@ -27,7 +27,7 @@ from dpspec.reference.ptr.spec import (DELTA0, FIG3_CLASSICAL, FIG3_STEPS, GAUSS
                                       NOISE_OR_INF, Q_RATE, TAU, THM4_2_CLASSICAL, THM4_4_CONDITIONS, ZW19_ALPHA,
                                       ZW19_LOWER_CASE2_DOMINATES)
 
-from .._torch import log1p_exp, log_expm1, params
+from .._torch import log1p_exp, log_expm1, params, refuse_outside
 from ..base.gaussian import gaussian_eps
 from ..base.laplace import laplace_rdp
 from .rq import log_excess_b
@@ -250,9 +250,7 @@ def lemma_a1_valid(alpha, q, sigma) -> torch.Tensor:
 
 def _raise_outside(statement_id: str, masks: dict[str, torch.Tensor], conditions: tuple[ConditionSpec, ...]) -> None:
     """ConditionError listing, in the spec's order, every condition whose mask is False somewhere."""
-    failed = [c.describe() for c in conditions if not bool(masks[c.name].all())]
-    if failed:
-        raise ConditionError(statement_id, failed)
+    refuse_outside(statement_id, [(c, masks[c.name]) for c in conditions])
 
 
 def lemma_a1(alpha, q, sigma, allow_outside: bool = False) -> torch.Tensor:

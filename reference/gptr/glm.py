@@ -27,7 +27,7 @@ from ..catalogue import (Condition, Privacy, Source, Statement, Value, Variant, 
                          register_witness)
 from ..errors import ConditionError, ParameterError
 from ..precision import checked_param, self_checked
-from .ops import release_delta
+from .ops import _tail, release_delta
 from .spec import (GLM_SHAPE_TERM, HESSIAN_STEP_SMALL, LAMBDA_AT_LEAST_2RL, LAMBDA_AT_LEAST_RL, LOGISTIC_GAMMA_FEASIBLE,
                    P_BETA_GLM,
                    LOGISTIC_GAMMA_FEASIBLE_PRINTED, P_ALPHA_F,
@@ -146,7 +146,7 @@ register(Statement(
 
 
 def _glm_epsilon(R, L, beta, alpha_sc, gamma, delta, printed):
-    t = mpmath.log(2 / delta) * (1 if printed else 2)
+    t = _tail(delta, printed)
     return R * (L + beta) / alpha_sc * (1 + t) + gamma * L * L / alpha_sc + L * mpmath.sqrt(gamma * t / alpha_sc)
 
 
@@ -247,12 +247,12 @@ register(Statement(
 
 def logistic_gamma_feasible(eps, alpha_sc, delta, printed=False) -> bool:
     """Rem B.3.7: some γ > 0 meets ε iff 1.25(1 + t)/α < ε, t = 2 log(2/δ) (corrected) or log(2/δ) (printed)."""
-    t = mpmath.log(2 / delta) * (1 if printed else 2)
+    t = _tail(delta, printed)
     return LOGISTIC["R"] * (LOGISTIC["L"] + LOGISTIC["beta"]) * (1 + t) / alpha_sc < eps
 
 
 def _logistic_gamma_star(eps, alpha_sc, delta, printed):
-    t = mpmath.log(2 / delta) * (1 if printed else 2)
+    t = _tail(delta, printed)
     c = LOGISTIC["R"] * (LOGISTIC["L"] + LOGISTIC["beta"]) * (1 + t) / alpha_sc
     if not c < eps:
         spec = LOGISTIC_GAMMA_FEASIBLE_PRINTED if printed else LOGISTIC_GAMMA_FEASIBLE
