@@ -277,9 +277,30 @@ def _draw_curve(rnd: random.Random, domain: Curve, fast: bool) -> CurveSpec:
     if not ids:
         raise NoPoint(f"no catalogue curve of kind {domain.kind!r}")
     s = catalogue.get(ids[rnd.randrange(len(ids))])
-    params = {p.name: draw_param(rnd, p, fast) for p in s.params
-              if p.name != s.value.axis and (_is_numeric(p.domain) or p.required)}
+    for _ in range(CURVE_CONDITION_DRAWS):
+        params = {p.name: draw_param(rnd, p, fast) for p in s.params
+                  if p.name != s.value.axis and (_is_numeric(p.domain) or p.required)}
+        if not s.conditions or _curve_conditions_hold(s, params):
+            break
     return CurveSpec(s.id, tuple(sorted(params.items())))
+
+
+CURVE_CONDITION_DRAWS = 20  # redraws of a curve's own parameters until its theorem's conditions hold (λ > β, ...)
+
+
+def _curve_conditions_hold(s, params: dict) -> bool:
+    """A curve is a mechanism's RDP bound inside its theorem's conditions (seed 003's objpert.thm4_4_1 needs λ > β):
+    outside them the fast table refuses while a consumer that never evaluates the curve at some order answers, a
+    disagreement about the curve, not about the consumer. The last draw is kept if none holds (the edge search then
+    reports what it meets)."""
+    import mpmath
+
+    probe = {**params, s.value.axis: 2}
+    try:
+        with mpmath.workdps(30):
+            return not s.failed_conditions(s.bind(probe))
+    except Exception:  # noqa: BLE001 - a point the statement cannot bind: not inside its conditions
+        return False
 
 
 def ordinary_value(rnd: random.Random, domain: Real | Integer) -> float | int:

@@ -47,6 +47,10 @@ is a function of (code, settings, seed).
   on the same accountant under-reporting ε and its RDP by 2 % (must be flagged), at the notes' B9 setting. About 5 s
   (the reference ε with the order optimised), so it runs with ``op_audit`` (``--full``) only; ``--quick`` reports
   it skipped, saying so.
+* ``op.objpert_amp`` — Algorithm 7 of seed 003 ch. 4 (approximate minima perturbation with clipping,
+  ``fast.objpert.algorithms.alg7_amp``) against the numpy reference (reference/objpert/amp_algorithms.py) on small
+  drawn GLM problems: the stopping rule ‖∇L^P_C(θ̃)‖ ≤ τ recomputed in numpy, ‖θ̃ − θ^P‖ ≤ τ/λ against the exact
+  minimiser of the same b, and the output noise's scale (χ² test) — a statistical check with a p-value.
 """
 from __future__ import annotations
 
@@ -1006,6 +1010,72 @@ def accountant_pld_checks(settings) -> list[Check]:
     return out
 
 
+# ---------------------------------------------------------------------------------------------------------
+# op.objpert_amp: Algorithm 7 of seed 003 (fast/objpert/algorithms.py alg7_amp) vs the numpy reference
+
+AMP_NOISE_RUNS = 200  # releases per drawn problem for the output-noise χ² (× d coordinates each)
+
+
+def objpert_amp_checks(settings) -> list[Check]:
+    """Algorithm 7 (seed 003 line 3669; notes objpert-rdp.md §4 A2, A8) on drawn small problems (n 15–40, d 2–5,
+    logistic ±1 / {0,1} / squared, λ, τ, C drawn; C small enough that some records are clipped): for the solvers
+    "newton" and "sag" (and "lbfgs" with the --full settings: its first use imports torch._dynamo, ~5 s) the
+    released θ̃ has ‖∇L^P_C(θ̃)‖ ≤ τ recomputed with the numpy reference clipped loss (reference/objpert/
+    clipping.py) and ‖θ̃ − θ^P‖ ≤ τ/λ, θ^P the reference's exact minimiser for the same b (λ-strong convexity);
+    the output noise (output − θ̃)/σ_out over AMP_NOISE_RUNS releases per problem: Σz² ~ χ²(N) and mean 0, as
+    statistical checks (power: σ_out 10 % off is z ≈ 15 at the --quick counts)."""
+    from scipy import stats
+
+    from dpspec.fast.objpert.algorithms import alg7_amp
+    from dpspec.reference.objpert.clipping import clipped_glm
+    from dpspec.reference.objpert.solver import objpert_minimiser
+
+    op_id = "op.objpert_amp"
+    rng = _rng(settings, op_id, "problems")
+    problems = max(2, settings.op_batches // 4)
+    solvers = ("newton", "sag") + (("lbfgs",) if settings.op_audit else ())
+    bad, runs, clipped, chi, dims, zsum = [], 0, 0, 0.0, 0, 0.0
+    for k in range(problems):
+        n, d = int(rng.integers(15, 41)), int(rng.integers(2, 6))
+        loss = ("logistic", "logistic01", "squared")[k % 3]
+        X = rng.normal(size=(n, d))
+        X *= rng.uniform(0.3, 1.0, size=(n, 1)) / np.linalg.norm(X, axis=1, keepdims=True)
+        y = (np.where(rng.uniform(size=n) < 0.5, -1.0, 1.0) if loss == "logistic" else
+             (rng.uniform(size=n) < 0.5).astype(float) if loss == "logistic01" else rng.uniform(-1, 1, size=n))
+        lam, tau = float(rng.uniform(0.5, 3.0)), float(rng.choice([1e-2, 1e-3]))
+        C, sigma, sigma_out = float(rng.uniform(0.2, 0.6)), float(rng.uniform(0.5, 3.0)), float(rng.uniform(0.05, 1))
+        ref = clipped_glm(loss, C, np.linalg.norm(X, axis=1))
+        for solver in solvers:
+            seed = stable_seed(settings.seed, op_id, k, solver) % 2**63
+            out = alg7_amp(np.c_[X, y], loss, lam, sigma, sigma_out, tau, C, count=2, generator=seed, solver=solver)
+            for r in range(2):
+                th, b = out["theta_tilde"][r].numpy(), out["b"][r].numpy()
+                gn = float(np.linalg.norm(X.T @ ref.d1(X @ th, y) + lam * th + b))
+                dist = float(np.linalg.norm(th - objpert_minimiser(X, y, ref, lam, b)))
+                runs += 1
+                clipped += int(np.any(np.abs(ref.base.d1(X @ th, y)) * np.linalg.norm(X, axis=1) > C))
+                if not (gn <= tau and dist <= tau / lam):
+                    bad.append(f"{loss} n={n} d={d} λ={lam:.3g} τ={tau:g} C={C:.3g} {solver}: ‖∇L^P_C‖ = {gn:.3g}, "
+                               f"‖θ̃ − θ^P‖ = {dist:.3g} (τ/λ = {tau / lam:.3g})")
+        gen = stable_seed(settings.seed, op_id, k, "noise") % 2**63
+        out = alg7_amp(np.c_[X, y], loss, lam, sigma, sigma_out, tau, C, count=AMP_NOISE_RUNS, generator=gen)
+        z = ((out["output"] - out["theta_tilde"]) / sigma_out).reshape(-1).numpy()
+        chi, dims, zsum = chi + float(np.sum(z * z)), dims + z.size, zsum + float(np.sum(z))
+    p_chi = 2 * min(stats.chi2.cdf(chi, dims), stats.chi2.sf(chi, dims))
+    p_mean = 2 * stats.norm.sf(abs(zsum) / math.sqrt(dims))
+    point = {"problems": problems, "solvers": ",".join(solvers)}
+    return [_ok("amp:stopping-rule", point, not bad and clipped > 0,
+                f"{runs - len(bad)}/{runs} releases: ‖∇L^P_C(θ̃)‖ ≤ τ (numpy reference f_C) and ‖θ̃ − θ^P‖ ≤ τ/λ "
+                f"(reference exact minimiser, same b); {clipped} had clipped records" + (f"; first: {bad[0]}" if bad
+                                                                                         else "")),
+            Check("amp:noise-scale", dict(point, dims=dims), estimate=chi / dims, claimed=1.0, p_value=min(1.0, p_chi),
+                  side="exact", message=f"Σ((output − θ̃)/σ_out)²/N = {chi / dims:.4f} (χ²({dims}) two-sided p = "
+                                        f"{p_chi:.3g})"),
+            Check("amp:noise-mean", dict(point, dims=dims), estimate=zsum / dims, claimed=0.0,
+                  p_value=min(1.0, p_mean), side="exact",
+                  message=f"mean (output − θ̃)/σ_out = {zsum / dims:.4f} (z-test two-sided p = {p_mean:.3g})")]
+
+
 OPERATORS: tuple[OperatorCheck, ...] = (
     OperatorCheck("op.accountant", "exact", accountant_checks,
                   "fast.Accountant: records, composed RDP, ε, state dict, history vs the reference"),
@@ -1027,6 +1097,9 @@ OPERATORS: tuple[OperatorCheck, ...] = (
                   "conformance.audit flags an under-reporting accountant and passes dpspec's (--full only)",
                   skip=lambda s: "" if s.op_audit else "runs with --full only (about 5 s: the audit's reference ε "
                                                        "with the order optimised)"),
+    OperatorCheck("op.objpert_amp", "exact", objpert_amp_checks,
+                  "seed 003 Algorithm 7 (fast alg7_amp): stopping rule, ‖θ̃ − θ^P‖ ≤ τ/λ vs the numpy reference, "
+                  "output noise N(0, σ_out²)"),
 )
 
 

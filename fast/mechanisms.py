@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from dpspec.reference.domains import NOISE, SAMPLING_RATE, Real
 from dpspec.reference.errors import ParameterError
+from dpspec.reference.objpert import spec as _objpert  # dependency-free module
 from dpspec.reference.ptr.spec import DELTA0, Q_RATE  # δ0 ∈ (0, 1/2], q ∈ (0, 1) (dependency-free module)
 
 
@@ -104,6 +105,21 @@ MECHANISMS: dict[str, Mechanism] = _entries(
         "accounted per order by the tightest VALID bound: min(Theorem 4.4 where (C1)–(C4) hold, the [ZW19] Thm 6 "
         "black-box bound fed with Theorem 4.3 = catalogue ptr.zw19_upper, valid everywhere). So this curve is "
         "ptr.zw19_upper outside (C1)–(C4), where the catalogue's ptr.thm4_4 itself raises ConditionError."),
+    Mechanism(
+        "objpert.thm4_3_2", (("sigma", _objpert.P_SIGMA.domain), ("lam", _objpert.P_LAM.domain),
+                             ("beta", _objpert.P_BETA.domain), ("L", _objpert.P_L.domain)),
+        "dpspec.fast.objpert.glm_bounds:thm4_3_2", (),
+        "Objective perturbation of a GLM (seed 003 Thm 4.3.2; needs λ > β); tight: the dominating pair of Lemma "
+        "C.4.6 (corrected, erratum objpert.E4_3), the same pair for add and remove.",
+        pld="dpspec.fast.objpert.pairs:objpert_pair"),
+    Mechanism(
+        "objpert.thm4_4_1", (("sigma", _objpert.P_SIGMA.domain), ("sigma_out", _objpert.P_SIGMA_OUT.domain),
+                             ("lam", _objpert.P_LAM.domain), ("beta", _objpert.P_BETA.domain),
+                             ("C", _objpert.P_CLIP.domain), ("tau", _objpert.P_TAU.domain)),
+        "dpspec.fast.objpert.amp:amp_rdp", (),
+        "Algorithm 7 (approximate minima perturbation with gradient clipping, seed 003 Thm 4.4.1; needs λ > β); "
+        "tight: the Lemma C.4.6 pair × N(2τ/λ, σ_out²) (Thm C.4.1).",
+        pld="dpspec.fast.objpert.pairs:amp_pair"),
 )
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from dpspec.reference.errors import ParameterError
 
 PAPERS = {"ptr": "dpspec.conformance.figures.ptr", "bc": "dpspec.conformance.figures.bc",
-          "gptr": "dpspec.conformance.figures.gptr"}
+          "gptr": "dpspec.conformance.figures.gptr", "objpert-rdp": "dpspec.conformance.figures.objpert_rdp",
+          "objpert-pdp": "dpspec.conformance.figures.objpert_pdp"}
 
 
 def render(paper: str, out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:

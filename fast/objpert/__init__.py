@@ -1,3 +1,6 @@
-"""Fast paths (torch) of the ``objpert.*`` statements, seed 003 (Redberg's thesis), chapters 2 and 4 (objective
-perturbation: per-instance DP of the released minimiser, its RDP): bounds, operators and training code of that text.
-Empty until the text lands; domains and condition texts come from ``dpspec.reference.objpert.spec``."""
+"""Fast paths (torch, float64) of the ``objpert.*`` statements, seed 003 (Redberg's thesis), chapters 2 and 4
+(objective perturbation): the closed forms (:mod:`.glm_bounds`, :mod:`.amp`, :mod:`.kifer`, :mod:`.report`), the
+batched exact ex-post per-instance loss (:mod:`.expost`: one Cholesky, many individuals), the GOE law
+(:mod:`.goe`), the dominating pairs for the tight accountant (:mod:`.pairs`), Algorithms 1 and 7 as operators
+(:mod:`.algorithms`) and Algorithm 7's accounting and calibration (:mod:`.calibration`). Domains and condition
+texts come from ``dpspec.reference.objpert.spec``."""

@@ -794,18 +794,36 @@ def _composed_cached(key, step, steps: int, side: str, prec: int) -> FixedPmf:
         return compose(to_fixed(one, side, fixed_bits(prec)), steps)
 
 
+_PAIRS: dict = {}  # key → pair, filled by composed(): the caches above are keyed by pair.key(), not by the pair
+_PAIRS_MAX = 256  # oldest entries dropped beyond this (a pair is looked up right after composed() stores it)
+
+
 def _pair_of(key):
+    """The pair whose ``key()`` is ``key``: the one :func:`composed` stored, else an SgmPair or RandomizedResponsePair
+    rebuilt from its key (direct callers of :func:`_buckets_cached` pass such keys)."""
+    pair = _PAIRS.get(key)
+    if pair is not None:
+        return pair
     if key[0] == "sgm":
         return SgmPair(key[1], key[2], key[3])
-    return RandomizedResponsePair(key[1])
+    if key[0] == "rr":
+        return RandomizedResponsePair(key[1])
+    raise ParameterError(f"PLD reference: no pair with key {key!r} (pass the pair to composed())")
 
 
 def composed(pair, grid_step, steps, side: str) -> FixedPmf:
     """The ``side`` PMF of ``steps`` composed copies of ``pair`` on the grid of step ``grid_step`` (cached per
-    working precision)."""
+    working precision). ``pair`` is any object with the interface of :class:`SgmPair`: ``key()`` — a hashable tuple
+    that determines the pair (its kind first, then every parameter; two pairs with equal keys must be equal) — and
+    ``buckets(step) -> Buckets`` at the working precision (e.g. reference/objpert/composition.py's ObjPert pair)."""
     if side not in SIDES:
         raise ParameterError(f"side={side!r}: one of {SIDES}")
-    return _composed_cached(pair.key(), mpf(grid_step), int(steps), side, mp.prec)
+    key = pair.key()
+    _PAIRS.pop(key, None)
+    _PAIRS[key] = pair
+    while len(_PAIRS) > _PAIRS_MAX:
+        del _PAIRS[next(iter(_PAIRS))]
+    return _composed_cached(key, mpf(grid_step), int(steps), side, mp.prec)
 
 
 def _sgm_args(q, sigma, steps, grid_step):

@@ -247,6 +247,8 @@ EXAMPLES = {
     "base.laplace_rdp": dict(b=3.0),
     "ptr.thm4_3": PTR,
     "ptr.thm4_4": dict(q=0.01, **PTR),
+    "objpert.thm4_3_2": dict(sigma=5.0, lam=20.0, beta=1.0, L=1.0),
+    "objpert.thm4_4_1": dict(sigma=6.8285, sigma_out=0.15, lam=4.1161, beta=0.5, C=2 ** 0.5, tau=0.01),
 }
 
 

@@ -279,6 +279,28 @@ def test_import_dpspec_fast_loads_neither_mpmath_nor_sympy_and_specs_load_no_thi
 # ---------------------------------------------------------------------------------------------------------------
 # spec: one source of seeds, domains and condition words
 
+def test_a_spec_binds_each_name_once():
+    """A text's spec.py is written in sections by several hands; a second binding of a name silently replaces the
+    first for every statement that imports it (seed 003's objpert spec had P_C_UNIV twice: the GOE lemmas' constant
+    replaced Thm C.7.1's)."""
+    twice = []
+    for path in sorted((TESTS.parent / "reference").glob("*/spec.py")):
+        seen: dict[str, int] = {}
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                bound = [a.asname or a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            else:
+                continue
+            for name in bound:
+                if name in seen and name != "_":
+                    twice.append(f"{path.parent.name}/spec.py: {name} bound at lines {seen[name]} and {node.lineno}")
+                seen.setdefault(name, node.lineno)
+    assert not twice, twice
+
+
 def test_statements_cite_their_texts_seeds_and_conditions():
     wrong = []
     for st in catalogue.statements():
@@ -368,6 +390,22 @@ OUTSIDE = {
     "gptr.thm3_6_4": dict(votes=[[3, 2, 1], [3, 3, 1]], sigma=10.0, alpha=5.0),
     "gptr.prop7_logq": dict(votes=[[3, 2], [4, 1]], sigma=10.0),
     "gptr.smooth_sensitivity": dict(votes=[[3, 2], [4, 1]], teachers=6, sigma=10.0, alpha=5.0, beta=0.01),
+    # seed 003 ch. 2 and 4 (objpert.*): λ ≤ β (the Jacobian term is infinite), λ < 2β/ε (Kifer's condition), a removal
+    # whose target is not in the records, a per-example Hessian eigenvalue ≥ λ, data of the wrong shape
+    **{sid: dict(sigma=5.0, lam=0.5, beta=1.0, L=1.0, **extra) for sid, extra in (
+        ("objpert.thm4_3_1", dict(eps=1.0)), ("objpert.thm4_3_1_epsilon", dict(delta=1e-5)),
+        ("objpert.thm4_3_2", dict(alpha=2.0)), ("objpert.thm4_3_2_kl", dict(alpha=1.0)),
+        ("objpert.lemma_c4_3", dict(eps=1.0, x_norm=0.5)), ("objpert.lemma_c4_6", dict(alpha=0.05)),
+        ("objpert.thm_c5_1", dict(alpha=2.0, d=10)))},
+    "objpert.thm4_4_1": dict(alpha=2.0, sigma=5.0, sigma_out=0.15, lam=0.5, beta=1.0, C=1.0, tau=0.01),
+    "objpert.thm_c6_1": dict(alpha=2.0, sigma=5.0, sigma_out=0.15, lam=0.5, beta=1.0, L=1.0, tau=0.01),
+    "objpert.thm2_2_5": dict(eps=1.0, delta=1e-5, xi=1.0, beta=0.25, lam=0.1),
+    "objpert.thm4_2_8": dict(eps=1.0, sigma=5.0, L=1.0, beta=1.0, lam=1.0),
+    **{sid: dict(records=[[1.0, 0.0, 1.0], [0.0, 1.0, -1.0]], target=[[0.6, 0.8, 1.0]], theta=[[0.3, -0.2]], lam=1.0,
+                 sigma=1.0, loss="logistic", member="in") for sid in ("objpert.cor2_3_2", "objpert.thm2_3_1")},
+    "objpert.thm2_3_3": dict(eigs=[[2.0]], lam=1.0),
+    "objpert.thm2_3_4": dict(grad=[[0.6, 0.8], [0.1, 0.2]], sigma=1.0, rho=0.01),
+    "objpert.thm_a6_1": dict(o=[[0.3, 0.5]], q_d=[[0.0, 0.0]], delta_vec=[[1.0]], sigma=1.0),
 }
 
 
