@@ -225,11 +225,14 @@ def _lower_hull(px, py):
 
 def _repair(masses, dropped, clean, t, v, d, above_level, xs, xs_d, log_SQ, P_inf, step):
     """Replace the masses on windows around unclean dots by the kinks of the lower convex hull of phi's vertices
-    there (see _lower); a window grows until the hull meets the untouched polyline convexly at its ends.
+    there (see _lower); a window grows until the hull meets the untouched polyline convexly at its ends, and if it
+    has not after 60 widenings it becomes the whole lattice: there the hull is the greatest convex minorant of phi
+    itself (no ends to meet), the same construction, so still <= delta.
 
     The hull is computed in the coordinate y = phi - (1 - x) near the bottom of the profile (where phi is close to
-    1 - x and its differences would be lost next to 1), y = phi - P_inf near the top, y = phi elsewhere: subtracting
-    a line changes neither the hull nor its kinks."""
+    1 - x and its differences would be lost next to 1 - x: where x is small, or wherever phi is nearer 1 - x than
+    P_inf on the whole window), y = phi - P_inf near the top, y = phi elsewhere: subtracting a line changes neither
+    the hull nor its kinks."""
     import numpy as np
 
     n = v.numel() - 1
@@ -245,8 +248,14 @@ def _repair(masses, dropped, clean, t, v, d, above_level, xs, xs_d, log_SQ, P_in
     one_minus_x = -np.expm1(tt)
     bad = np.nonzero(~clean.cpu().numpy())[0].tolist()
     for lo, hi in _windows(bad, n):
-        for _ in range(60):
-            rep = "d" if vv[lo:hi + 1].min() >= 0.5 and hi < n else ("e" if vv[lo:hi + 1].max() <= 0.5 else "v")
+        for attempt in range(61):
+            if attempt == 60:                    # not closed: the whole lattice (no ends to meet, so it closes)
+                lo, hi = 0, n
+            # phi - (1 - x) where phi is nearer 1 - x than P_inf on the whole window (not only where x is small:
+            # at large sigma the support is narrow around 0, and the bottom of the profile, phi = 1 - x + tiny, has
+            # v ~ 0.06; in y = v its kinks are below the rounding of v and the hull's end test is decided by noise)
+            near_bottom = vv[lo:hi + 1].min() >= 0.5 or dd[lo:hi + 1].max() <= ee[lo:hi + 1].min()
+            rep = "d" if near_bottom and hi < n else ("e" if vv[lo:hi + 1].max() <= 0.5 else "v")
             if rep == "d":      # y = phi - (1 - x)
                 line = lambda x: 0.0  # noqa: E731
                 level = lambda x: P_inf - 1 + x * scale  # noqa: E731
@@ -295,11 +304,9 @@ def _repair(masses, dropped, clean, t, v, d, above_level, xs, xs_d, log_SQ, P_in
                 ok &= where[h[0]] == lo and hs[0] >= slope_out[lo - 1]
             if hi < n:
                 ok &= where[h[-1]] == hi and hs[-1] <= slope_out[hi]
-            if ok:
+            if ok or (lo == 0 and hi == n):
                 break
             lo, hi = max(0, lo - 4 * MARGIN), min(n, hi + 4 * MARGIN)
-        else:
-            raise ParameterError("the lower PLD's convex repair did not close; pass a different grid_step")
         new = np.zeros(hi - lo + 1)
         drop_here = 0.0
         for j, i in enumerate(h):

@@ -220,3 +220,37 @@ def test_epsilon_below_the_first_lattice_point_solves_the_first_segment():
     s_q = 0.5 * math.exp(-1.0) + 0.5 * math.exp(-1.1)
     assert c.epsilon(0.5) == pytest.approx(math.log(0.5 / s_q), rel=1e-12)  # 0.3556, below l_0 = 1.0
     assert float(c.delta(c.epsilon(0.5))) == pytest.approx(0.5, rel=1e-12)
+
+
+# the first one-step PLD whose convex repair did not close (calibrate_sigma(0.1, 1e-5, 64/455, 143, method="pld",
+# rtol=1e-3) raised ParameterError): σ large against q, so the loss support is narrow around 0 and the bottom of the
+# profile (phi = 1 - x + 1e-160) sits at v ≈ 0.06, where the hull was taken of v and its kinks were below rounding
+NARROW_SGM = dict(q=64 / 455, sigma=51.80177316480782, step=5.8156007443726256e-05, tail=1e-30 / 1430)
+
+
+@pytest.mark.parametrize("direction", ["remove", "add"])
+def test_lower_side_of_a_narrow_subsampled_gaussian_step_builds_and_stays_below(direction):
+    from dpspec.reference.base.sgm_profile import sgm_profile
+
+    c = NARROW_SGM
+    up, low = pld.discretise_both(pld_pairs.sgm_pair(c["q"], c["sigma"], direction), c["step"], tail=c["tail"])
+    assert bool((low.masses >= 0).all()) and float(low.masses.sum()) + low.inf_mass + low.dropped <= 1 + 1e-12
+    cu, cl = pld.compose([(up, 1)]), pld.compose([(low, 1)])
+    # negative ε included: the repaired dot is at loss -0.0585, next to 1 - e^ε
+    for eps in (-0.1, -0.0585, -0.03, -0.003, 0.0, 0.001, 0.003, 0.01, 0.02, 0.05):
+        exact = float(sgm_profile(eps, c["q"], c["sigma"], direction))
+        lo, hi = float(cl.delta(eps)), float(cu.delta(eps))
+        assert lo <= exact * (1 + 1e-12) + 1e-300, (eps, lo, exact)
+        assert exact <= hi * (1 + 1e-12) + 1e-300, (eps, exact, hi)
+
+
+def test_calibrate_sigma_by_the_tight_method_at_a_large_sigma():
+    from dpspec.fast import calibrate_sigma
+
+    q, steps, delta = 64 / 455, 143, 1e-5
+    # each decision is certified at some lattice step down to PLD_CALIBRATION_STEP = 2e-5; the sandwich at that step
+    # (both sides are valid bounds at every step) must certify the target and contain the truth
+    for target, rtol in ((0.1, 1e-3), (0.1, 3e-3), (0.5, 3e-3)):  # the settings that raised
+        sigma = float(calibrate_sigma(target, delta, q, steps, method="pld", rtol=rtol))
+        lo, hi = pld.sgm_pld(q, sigma, steps, direction="remove", grid_step=2e-5).epsilon_interval(delta)
+        assert lo <= hi <= target, (target, sigma, lo, hi)
