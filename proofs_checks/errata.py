@@ -46,6 +46,29 @@ class Erratum:
         return result, time.perf_counter() - start
 
 
+def demonstration_with_checks(fn: Callable[[], tuple[Any, dict, str]], checks: tuple = (),
+                              dps: int = 30) -> Callable[[], DemonstrationResult]:
+    """A demonstration from ``fn() -> (reproduced, evidence, message)``, run at ``dps`` digits, that also runs the proof
+    checks ``checks`` (registered functions with ``check_name``; reproduced only if they hold too).
+    ``demonstration.checks`` names them for the back-links of ``dpspec show``; ``__wrapped__`` is ``fn``, so
+    ``dpspec show`` locates the entry's own computation (``inspect.unwrap``)."""
+    import mpmath
+
+    def demonstration() -> DemonstrationResult:
+        results = [c() for c in checks]
+        with mpmath.workdps(dps):
+            ok, evidence, message = fn()
+        evidence = {**evidence, **{r.name: {"holds": r.holds} for r in results}}
+        failed = [r.name for r in results if not r.holds]
+        if failed:
+            message += f"; checks that did not hold: {failed}"
+        return DemonstrationResult(bool(ok) and not failed, evidence, message)
+
+    demonstration.checks = tuple(c.check_name for c in checks)
+    demonstration.__wrapped__ = fn
+    return demonstration
+
+
 ERRATA: Registry[Erratum] = Registry("erratum", ("dpspec.proofs_checks",), "`dpspec errata` lists them")
 
 

@@ -294,18 +294,6 @@ def gaussian_expost(o, q_d, delta_vec, sigma) -> torch.Tensor:
     return ((r * r).sum(-1) / 2 - (r * (o - q) / s).sum(-1)).abs()
 
 
-def gaussian_expost_bound(Delta, sigma, rho, form: str = "phi") -> torch.Tensor:
-    """‖Δ‖²/(2σ²) + ‖Δ‖Φ⁻¹(1 − ρ/2)/σ (``"phi"``) or ‖Δ‖²/(2σ²) + ‖Δ‖√(2 log(2/ρ))/σ (``"sqrt"``): the ex-post pDP of
-    the Gaussian mechanism w.p. 1 − ρ (seed 003 Cor A.6.2; with ρ → δ and Φ⁻¹(1 − δ) the pDP form)."""
-    D, s, r = params(Delta=(Delta, spec.NONNEGATIVE), sigma=(sigma, spec.POSITIVE), rho=(rho, spec.FAILURE))
-    S = D / s
-    if form == "phi":
-        return S * S / 2 - S * torch.special.ndtri(r / 2)
-    if form == "sqrt":
-        return S * S / 2 + S * torch.sqrt(2 * (math.log(2.0) - torch.log(r)))
-    raise DomainError("form", form, "'phi' or 'sqrt'")
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Catalogue-facing evaluators (the statements' parameters: one target row; the reference's checks and conditions)
 

@@ -17,7 +17,7 @@ from mpmath import mp, mpf
 from dpspec.reference import catalogue
 from dpspec.reference.errors import ConditionError
 
-from ..errata import DemonstrationResult, Erratum, register_erratum
+from ..errata import Erratum, demonstration_with_checks, register_erratum
 from . import _a0, a0, conjugates, counting
 from . import _exact as X
 
@@ -43,22 +43,8 @@ def _close(a, b, rel="1e-12") -> bool:
 
 
 def _demo(fn, checks=()):
-    """A demonstration from ``fn() -> (reproduced, evidence, message)``, run at DPS digits, that also runs the proof
-    checks ``checks`` (registered functions; reproduced only if they hold too); ``demonstration.checks`` names them
-    for the back-links of ``dpspec show``."""
-
-    def demonstration() -> DemonstrationResult:
-        results = [c() for c in checks]
-        with mp.workdps(DPS):
-            ok, evidence, message = fn()
-        evidence = {**evidence, **{r.name: {"holds": r.holds} for r in results}}
-        failed = [r.name for r in results if not r.holds]
-        if failed:
-            message += f"; checks that did not hold: {failed}"
-        return DemonstrationResult(bool(ok) and not failed, evidence, message)
-
-    demonstration.checks = tuple(c.check_name for c in checks)
-    return demonstration
+    """:func:`~dpspec.proofs_checks.errata.demonstration_with_checks` at this module's DPS."""
+    return demonstration_with_checks(fn, checks, DPS)
 
 
 # --- E1: Hoeffding without 1/n (F.2, F.5) ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ from mpmath import mp, mpf
 
 from dpspec.reference.errors import ConditionError
 
-from ..errata import DemonstrationResult, Erratum, register_erratum
+from ..errata import Erratum, demonstration_with_checks, register_erratum
 from . import _exact as X
 from . import symbolic
 from ._ref import cat, close, ref
@@ -34,22 +34,8 @@ def _s(x, digits=6) -> str:
 
 
 def _demo(fn, checks=()):
-    """A demonstration from ``fn() -> (reproduced, evidence, message)``, run at DPS digits, that also runs the proof
-    checks ``checks`` (reproduced only if they hold too); ``demonstration.checks`` names them for ``dpspec show``."""
-
-    def demonstration() -> DemonstrationResult:
-        results = [c() for c in checks]
-        with mp.workdps(DPS):
-            ok, evidence, message = fn()
-        evidence = {**evidence, **{r.name: {"holds": r.holds} for r in results}}
-        failed = [r.name for r in results if not r.holds]
-        if failed:
-            message += f"; checks that did not hold: {failed}"
-        return DemonstrationResult(bool(ok) and not failed, evidence, message)
-
-    demonstration.checks = tuple(c.check_name for c in checks)
-    demonstration.__wrapped__ = fn  # `dpspec show` locates the entry's own computation (inspect.unwrap)
-    return demonstration
+    """:func:`~dpspec.proofs_checks.errata.demonstration_with_checks` at this module's DPS."""
+    return demonstration_with_checks(fn, checks, DPS)
 
 
 def _refuses(statement_id: str, condition: str, variant: str | None = None, **params) -> tuple[bool, str]:

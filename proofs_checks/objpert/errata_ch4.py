@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 from mpmath import mp, mpf
 
-from ..errata import DemonstrationResult, Erratum, register_erratum
+from ..errata import Erratum, demonstration_with_checks, register_erratum
 from . import _exact_ch4 as X
 from ._ref import cat, cat_fill, close, has_variant, ref
 
@@ -33,22 +33,8 @@ def _s(x, digits=6) -> str:
 
 
 def _demo(fn, checks=()):
-    """A demonstration from ``fn() -> (reproduced, evidence, message)``, run at DPS digits, that also runs the proof
-    checks ``checks`` (reproduced only if they hold too); ``demonstration.checks`` names them for ``dpspec show``."""
-
-    def demonstration() -> DemonstrationResult:
-        results = [c() for c in checks]
-        with mp.workdps(DPS):
-            ok, evidence, message = fn()
-        evidence = {**evidence, **{r.name: {"holds": r.holds} for r in results}}
-        failed = [r.name for r in results if not r.holds]
-        if failed:
-            message += f"; checks that did not hold: {failed}"
-        return DemonstrationResult(bool(ok) and not failed, evidence, message)
-
-    demonstration.checks = tuple(getattr(c, "check_name", c.__name__) for c in checks)
-    demonstration.__wrapped__ = fn
-    return demonstration
+    """:func:`~dpspec.proofs_checks.errata.demonstration_with_checks` at this module's DPS."""
+    return demonstration_with_checks(fn, checks, DPS)
 
 
 def _symbolic(name):

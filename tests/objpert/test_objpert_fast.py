@@ -565,3 +565,17 @@ def test_accountant_composes_objpert_through_the_pairs(monkeypatch):
         assert lo * (1 - 5e-4) <= want <= hi * (1 + 5e-4)
     acc = Accountant(method="rdp").compose("objpert.thm4_3_2", count=2, sigma=8.0, lam=10.0, beta=1.0, L=1.0)
     assert acc.delta(0.8) == pytest.approx(3.8220e-4, rel=2e-3)
+
+
+def test_sherman_morrison_profile_matches_its_reference_variant():
+    """fast objpert_delta_sherman_morrison = the catalogue's thm4_3_1 variant `sherman_morrison` (a' = log(1 + β/λ),
+    erratum E4_16), including λ ≤ β where the corrected default refuses, and it is below the default where both exist."""
+    st = catalogue.get("objpert.thm4_3_1")
+    for eps, sigma, lam, beta, L in ((0.5, 5.0, 20.0, 1.0, 1.0), (1.0, 10.0, 5.0, 1.0, 1.0), (0.2, 2.0, 0.5, 1.0, 1.0),
+                                     (3.0, 1.0, 1.0, 0.999, 2.0)):
+        got = float(fg.objpert_delta_sherman_morrison(eps, sigma, lam, beta, L))
+        want = float(st.evaluate(variant="sherman_morrison", dps=30, allow_outside=True, eps=eps, sigma=sigma,
+                                 lam=lam, beta=beta, L=L).value)
+        assert got == pytest.approx(want, rel=1e-10), (eps, sigma, lam, beta, L)
+        if lam > beta:
+            assert got <= float(fg.objpert_delta(eps, sigma, lam, beta, L))
