@@ -297,3 +297,14 @@ P_SMALL_C_UNIV = Param("c_univ", POSITIVE, "c > 0, the universal constant in the
                        "tail bound C e^{−c d t^{3/2}} (unspecified in the text)", example=1)
 
 _ = (Choice,)  # Choice is re-exported for the sections' use
+
+# ---------------------------------------------------------------------------------------------------------------
+# Section F (lead: Definitions 2.2.1–2.2.3 and Lemmas A.7.1, A.7.2, A.7.4–A.7.8, reference/objpert/appendix_a7.py)
+
+SMW_INVERTIBLE_F = ConditionSpec("smw_invertible", "A is d×d, U d×r, C r×r, V r×d; A, C and C⁻¹ + VA⁻¹U are "
+                                 "invertible (seed 003 Lemma A.7.1)")
+RANK_ONE_INVERTIBLE_F = ConditionSpec("rank_one_invertible", "A is an invertible d×d matrix and c, d are vectors of "
+                                      "R^d (seed 003 Lemma A.7.2)")
+WEYL_SHAPES_F = ConditionSpec("weyl_shapes", "A and E are m×n matrices with m ≥ n (seed 003 Lemma A.7.6)")
+AFFINE_INVERTIBLE_F = ConditionSpec("affine_invertible", "M is an invertible d×d matrix and shift, y are vectors of "
+                                    "R^d: g(x) = Mx + shift is a bijection (seed 003 Lemma A.7.7)")
