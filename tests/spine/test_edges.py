@@ -34,7 +34,8 @@ from dpspec.reference.errors import ParameterError
 
 FAST_EXAMPLES = 6  # edge points per statement with a fast path
 REFERENCE_EXAMPLES = 3  # edge points per statement, reference alone (the fast test checks its reference too)
-HANG_GUARD_S = 30.0  # an evaluation running this long is reported as a hang (healthy ones take < 10 s here)
+HANG_GUARD_S = 60.0  # CPU seconds: an evaluation running this long is reported as a hang (healthy ones take < 25 s;
+#                      objpert.goe_quantile at d = 98 takes ~20 s)
 
 # Open defects the edge search found (issue 13, still open; FINDINGS.md lists them). A hang is not run (each would
 # cost the suite HANG_GUARD_S); a wrong answer is a strict xfail, so fixing it turns the test red until the entry
