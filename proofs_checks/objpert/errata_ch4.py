@@ -778,9 +778,10 @@ register_erratum(Erratum(
     corrected="A heuristic, not a theorem: with f″ ≡ c the matrix difference is (1 − c)λI, negative for c > 1 (min "
               "eigenvalue −0.5 at c = 2, λ = 0.5 on seeded data); read c ≤ f″ ≤ C, c ≤ 1, and the missing ½.",
     demonstration=_demo(_e15),
-    statements=("objpert.thm_c8_1",),
+    statements=("objpert.thm_c8_1", "objpert.c8_2"),
     severity="gap",
-    note=f"{NOTES} §6 item E15. No catalogue statement encodes C.8.2 (quarantined, notes §8).",
+    note=f"{NOTES} §6 item E15. objpert.c8_2 encodes C.8.2 (claimed under c ≤ f'' ≤ C with c ≤ 1; variants "
+         "'repaired' — a proven bound — and 'printed' — the c ≤ f ≤ C reading, not a bound).",
 ))
 
 
@@ -1132,7 +1133,7 @@ register_erratum(Erratum(
     corrected="log R is signed (|log R| ≤ … is what the proof uses): on the 1-D log-cosh pair (1, 1, 2, 1) it ranges over "
               "both signs; C¹ diffeomorphism in d > 1; E|Y|^q.",
     demonstration=_demo(_e24),
-    statements=("objpert.thm_c5_1",),
+    statements=("objpert.thm_c5_1", "objpert.def_c10_13"),
     severity="typo",
     note=f"{NOTES} §6 item E24.",
 ))

@@ -308,3 +308,48 @@ RANK_ONE_INVERTIBLE_F = ConditionSpec("rank_one_invertible", "A is an invertible
 WEYL_SHAPES_F = ConditionSpec("weyl_shapes", "A and E are m×n matrices with m ≥ n (seed 003 Lemma A.7.6)")
 AFFINE_INVERTIBLE_F = ConditionSpec("affine_invertible", "M is an invertible d×d matrix and shift, y are vectors of "
                                     "R^d: g(x) = Mx + shift is a bijection (seed 003 Lemma A.7.7)")
+
+# ---------------------------------------------------------------------------------------------------------------
+# Section G (helper I: App. C.7 facts, C.8.2, Lemma C.4.8, App. C.10 tool lemmas; reference/objpert/appendix_c.py) —
+# edit only inside this section
+
+REAL_G = Real(-math.inf, math.inf, sample_lo=-10, sample_hi=10)
+# Hölder's exponent p ∈ (1, ∞) (Def C.10.13), q = p/(p − 1).
+HOLDER_P_G = Real(1, math.inf, lo_open=True, hi_open=True, scale="log", sample_lo=1 + 1e-3, sample_hi=1e3)
+MGF_T_G = Real(0, math.inf, lo_open=False, hi_open=True, sample_lo=0, sample_hi=5)
+
+P_RECORDS_LS_G = Param("records", RECORDS, "the least-squares data: n rows (x, y), features x then the label y; "
+                       "ℓ_i(θ) = (x_iᵀθ − y_i)²/2", example=[[1, 0, 1], [0.5, 0.5, -1], [0, 1, 0.5]])
+P_LAM_G = Param("lam", POSITIVE, "λ > 0, the ridge regulariser (λ/2)‖θ‖²", example=1)
+P_B_ROW_G = Param("b", RECORDS, "the linear term b ∈ R^d of f (ObjPert's noise), one row", example=[[0.3, -0.2]])
+P_THETA_ROW_G = Param("theta", RECORDS, "the point θ ∈ R^d, one row", example=[[1, 1]])
+P_X_G = Param("X", RECORDS, "the design matrix X (n × d), one row x_iᵀ per record",
+              example=[[1, 0], [0.5, 0.5], [0, 1]])
+P_SIGMA_G = Param("sigma", POSITIVE, "σ > 0, the standard deviation of the Gaussian", example=1)
+P_CURV_LO_G = Param("c", POSITIVE, "c > 0, the lower curvature bound c ≤ f''(xᵀθ; y)", example="0.5")
+P_CURV_HI_G = Param("C", POSITIVE, "C > 0, the upper curvature bound f''(xᵀθ; y) ≤ C", example=1)
+P_MATRIX_G = Param("A", RECORDS, "A, a d×d matrix", example=[[2, 0.5], [0.5, 1]])
+P_VECTOR_G = Param("x", RECORDS, "x ∈ R^d, one row", example=[[1, -2]])
+P_DIM_G = Param("d", DIMENSION, "d ≥ 1, the dimension", example=10)
+P_MU_G = Param("mu", REAL_G, "µ ∈ R, the mean", example=0)
+P_T_G = Param("t", MGF_T_G, "t ≥ 0, the MGF argument", example="0.5")
+P_SAMPLES_G = Param("samples", RECORDS, "n paired samples (x, y): an (n, 2) array; E is the empirical mean",
+                    example=[[1, 2], [-0.5, 1], [2, -1], [0.1, 0.3]])
+P_HOLDER_P_G = Param("p", HOLDER_P_G, "p > 1, Hölder's exponent (q = p/(p − 1))", example=2)
+P_C_LOW_G = Param("c", REAL_G, "c ≥ µ, the lower end of the integral ∫_c^∞", example="0.5")
+P_EPS_G = Param("eps", EPS, "ε ≥ 0 of g(s) = [1 − e^{ε − s}]₊", example="0.5")
+
+SANDWICH_SHAPES_G = ConditionSpec("sandwich_shapes", "records (n, d + 1) with n ≥ 1, d ≥ 1; b and theta one row of d "
+                                  "numbers each (seed 003 App. C.7)")
+CURVATURE_ORDER_G = ConditionSpec("curvature_order", "c ≤ C (c ≤ f'' ≤ C, the curvature reading of the printed "
+                                  "'c ≤ f ≤ C'; seed 003 App. C.8.2, erratum objpert.E4_15)")
+CURVATURE_AT_MOST_ONE_G = ConditionSpec("curvature_at_most_one", "c ≤ 1 (XᵀΛX + λI ⪰ c(XᵀX + λI) needs c ≤ 1; "
+                                        "seed 003 App. C.8.2)")
+DESIGN_SHAPE_G = ConditionSpec("design_shape", "X is an n×d matrix with n ≥ 1, d ≥ 1 (seed 003 App. C.8.2)")
+INVERTIBLE_G = ConditionSpec("invertible", "A is an invertible square matrix (seed 003 Lemma C.10.8)")
+SYMMETRIC_G = ConditionSpec("symmetric", "A is a symmetric d×d matrix, d ≥ 1 (seed 003 Lemma C.10.9)")
+SPD_VECTOR_G = ConditionSpec("spd_vector", "A is a symmetric positive-definite d×d matrix and x one row of d numbers "
+                             "(seed 003 Lemma C.10.10)")
+PAIRED_SAMPLES_G = ConditionSpec("paired_samples", "samples is an (n, 2) array with n ≥ 1: one (x, y) per row (seed "
+                                 "003 Def C.10.13)")
+C_AT_LEAST_MU_G = ConditionSpec("c_at_least_mu", "c ≥ µ (seed 003 Lemma C.4.8)")

@@ -26,11 +26,12 @@ IDS = (  # literal, so that `dpspec show objpert.E4_n` finds this file
 # the exact pair or slow reference evaluators) run under -m slow; their pieces are tested below at cheaper settings.
 HEAVY = ("objpert.E4_1", "objpert.E4_3", "objpert.E4_4", "objpert.E4_5", "objpert.E4_8", "objpert.E4_16", "objpert.E4_18",
          "objpert.E4_22")
-# the contract's chapter-4 ids (shared/../contract.md) plus the chapter-2 ones E4_21 names
+# the contract's chapter-4 ids (shared/../contract.md), the chapter-2 ones E4_21 names, and App. C's later entries
 CONTRACT_IDS = {f"objpert.{n}" for n in (
     "thm4_3_1", "thm4_3_1_epsilon", "thm4_3_2", "thm4_3_2_kl", "lemma4_3_4", "lemma_c4_3", "lemma_c4_6", "lemma_c4_7",
     "thm_c5_1", "lemma_c10_15", "thm4_4_1", "thm_c6_1", "thm_c6_3", "c7_gd", "c7_sag", "thm_c7_1", "thm_c8_1",
-    "amp_calibration", "thm2_2_5", "thm4_2_8")}
+    "amp_calibration", "thm2_2_5", "thm4_2_8",
+    "c8_2", "def_c10_13")}  # App. C's C.8.2 and Hölder, registered in session 17 (reference/objpert/appendix_c.py)
 
 
 @pytest.fixture(autouse=True)
