@@ -739,11 +739,15 @@ def _certified_by_default_query(target: float, delta: float, q: float, steps: in
     (it stops at a width of 1e-4·ε): at the bisection's σ the default query's upper end could exceed the target by
     about that width (issue 14: 0.10009 at target 0.1, q = 64/455, 143 steps, δ = 1e-5). A calibrated σ must pass the
     very call a user makes to check it; ε(σ) falls by about the relative step per step, so one or two steps
-    suffice (at most 64 are tried, then DomainError)."""
+    usually suffice. The relative step starts at rtol/2 and doubles after each failed check (a small rtol would
+    otherwise never close a gap of 1e-4), so σ ends at most about twice the needed relative raise above it (at most
+    64 checks, then DomainError)."""
+    step = rtol / 2
     for _ in range(64):
         if _default_upper(q, sigma, steps, delta) <= target:
             return sigma
-        sigma *= 1 + rtol / 2
+        sigma *= 1 + step
+        step *= 2
         if sigma > hi:
             break
     raise DomainError("target_eps", target, f"certified by the default accountant query with sigma <= {hi:g} at "

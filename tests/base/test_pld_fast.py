@@ -197,6 +197,10 @@ def test_calibrate_sigma_by_the_tight_method():
     assert Accountant(method="rdp").sgm(q, sigma, steps).get_epsilon(delta) > target
     with pytest.raises(DomainError):
         calibrate_sigma(target, delta, q, steps, method="tight")
+    # a tight rtol: the final raise until the user's own query certifies the target grows its step (a fixed
+    # (1 + rtol/2) step could not close the query's 1e-4 width and raised DomainError)
+    fine = float(calibrate_sigma(target, delta, q, steps, method="pld", rtol=1e-6))
+    assert Accountant().sgm(q, fine, steps).get_epsilon(delta) <= target
 
 
 def test_tradeoff_and_gdp_fit_of_a_composed_gaussian():
