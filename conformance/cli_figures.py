@@ -9,7 +9,7 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("figures")
     def figures(
-        paper: str = typer.Argument(..., help="Which paper: ptr, bc, gptr, objpert-rdp, objpert-pdp."),
+        paper: str = typer.Argument(..., help="Which paper: ptr, bc, gptr, objpert-rdp, objpert-pdp, dc."),
         out: Path = typer.Option(..., "--out", help="Directory for the PNG and CSV files (created if missing)."),
         quick: bool = typer.Option(False, "--quick", help="Small grids (a smoke test; seconds instead of minutes)."),
         dpi: int = typer.Option(150, "--dpi", min=20, max=600, help="Resolution of the PNG files."),

@@ -420,13 +420,17 @@ class _OutOfTime(Exception):
     pass
 
 
+WALL_FACTOR = 10  # a block that waits rather than computes (sleeps, locks) is cut off after this many times the limit
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float | None, alarm: dict):
-    """Interrupt the block after ``seconds`` of this process's CPU time (ITIMER_PROF / SIGPROF, main thread only;
-    None: no limit); ``alarm["fired"]`` records that it did, so that an error the interrupted code raised in its place
-    (a wrapper that turns any exception of a curve into a ParameterError) still counts as the timeout. CPU time, not
-    wall time: the verdict must not depend on how busy the machine is (on a loaded 2-core machine a 20 s evaluation
-    took 70 s of wall time and was reported as a hang). Scripts only, never the test suite's default."""
+    """Interrupt the block after ``seconds`` of this process's CPU time (ITIMER_PROF / SIGPROF), or after
+    WALL_FACTOR × ``seconds`` of wall time for a block that waits instead of computing (ITIMER_REAL / SIGALRM); main
+    thread only; None: no limit. ``alarm["fired"]`` records that it did, so that an error the interrupted code raised
+    in its place (a wrapper that turns any exception of a curve into a ParameterError) still counts as the timeout.
+    CPU time decides: the verdict must not depend on how busy the machine is (on a loaded 2-core machine a 20 s
+    evaluation took 70 s of wall time and was reported as a hang). Scripts only, never the test suite's default."""
     if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -435,13 +439,16 @@ def _time_limit(seconds: float | None, alarm: dict):
         alarm["fired"] = True
         raise _OutOfTime(f"no answer within {seconds} s of CPU time")
 
-    previous = signal.signal(signal.SIGPROF, expire)
+    previous = {sig: signal.signal(sig, expire) for sig in (signal.SIGPROF, signal.SIGALRM)}
     signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, WALL_FACTOR * seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _outcome(fn: Callable[[], Any], time_limit_s: float | None = None) -> tuple[str, Any, float]:

@@ -1108,3 +1108,181 @@ def get(op_id: str) -> OperatorCheck:
         if op.id == op_id:
             return op
     raise KeyError(f"unknown operator check {op_id!r}; known: {', '.join(o.id for o in OPERATORS)}")
+
+
+# --- dc (helper E) ---------------------------------------------------------------------------------------------
+# op.dc_dpsgd: DC-DPSGD (seed 004 Algorithm 1, L187–L208; fast/dc/training.py DCDPSGD, fast/dc/published.py) vs the
+# numpy reference (reference/dc/algorithms.py) and brute-force per-sample gradients; noise scale and label rate.
+
+DC_DIM_IN, DC_DIM_OUT = 3, 2  # tiny linear model w = (W, b), loss ½‖Wx + b − y‖²: D = 8 parameters
+DC_STEP_RTOL = 1e-12  # float64: ≤ 9 clipped gradients of 8 entries, a 8×k projection (n·u ≈ 1e-14), relative
+DC_NOISE_RUNS = 150  # noisy sums (3 settings) for the noise-scale χ² (× D = 8 coordinates: σ 10 % off is z ≈ 5)
+DC_LABEL_DIRECTIONS = 4000  # uniformly random directions for the threshold's label rate (binomial test)
+
+
+def _dc_brute_grads(W, b, xs, ys):
+    """Per-sample gradients of ½‖Wx + b − y‖² by hand: r = Wx + b − y, ∇_W = r xᵀ, ∇_b = r (weight then bias)."""
+    rows = []
+    for x, y in zip(xs, ys):
+        r = W @ x + b - y
+        rows.append(np.concatenate([np.outer(r, x).ravel(), r]))
+    return np.array(rows).reshape(len(xs), DC_DIM_OUT * DC_DIM_IN + DC_DIM_OUT)
+
+
+def _dc_replay(seed, pd, k, theta_v, form, B, D, sigma_tr, noise):
+    """The draws of one discriminative_step replayed from the same torch generator (fast/dc/training.py order)."""
+    import torch
+
+    from dpspec.fast.dc.projection import projection
+
+    g = torch.Generator().manual_seed(seed)
+    V = projection(pd, k, theta_v, g, form=form).numpy()
+    z_tr = torch.randn((B,), generator=g, dtype=torch.float64).numpy() if sigma_tr > 0 else None
+    z = torch.randn((D,) if noise == "single" else (B, D), generator=g, dtype=torch.float64).numpy()
+    return V, z_tr, z
+
+
+def dc_dpsgd_checks(settings) -> list[Check]:
+    """DCDPSGD.step on a tiny linear model (per-sample gradients by torch.func) against the numpy reference step fed
+    the same public V and normals (replayed from the generator) and hand-computed per-sample gradients, to
+    DC_STEP_RTOL, for drawn readings A/B/C, forms, k, σ's, batches (empty ones included; both labels and clipping
+    must occur); published_step against the reference public-code step the same way; the single noise's scale
+    (χ² of (noisy_sum − clipped sum)/(σ_dp c1)); the default threshold's label rate on uniformly random directions
+    (binomial test against p) — the last two statistical, with p-values."""
+    import warnings
+
+    import torch
+    from scipy import stats
+
+    from dpspec.fast.dc.published import published_step
+    from dpspec.fast.dc.training import DCDPSGD, default_tau, discriminative_step, per_sample_gradients
+    from dpspec.reference.dc import algorithms as ref
+
+    op_id = "op.dc_dpsgd"
+    rng = _rng(settings, op_id, "steps")
+    D = DC_DIM_OUT * DC_DIM_IN + DC_DIM_OUT
+    n, bad, seen_tail, seen_body, clipped = settings.op_batches, [], 0, 0, 0
+    loss = lambda out, y: 0.5 * ((out - y) ** 2).sum(-1).mean()  # noqa: E731
+    for t in range(n):
+        B = int(rng.integers(0, 10)) if t % 4 else 0 if t == 0 else int(rng.integers(1, 10))
+        reading, form = ("A", "B", "C")[t % 3], ("orthonormal", "averaged")[(t // 3) % 2]
+        k, lr = int(rng.integers(1, D + 1)), float(rng.uniform(0.1, 2))
+        c1 = float(10 ** rng.uniform(-1, 0.5))
+        c2 = c1 * float(rng.uniform(0.05, 1.0))
+        sigma_dp = float(10 ** rng.uniform(-1, 0.5))
+        sigma_tr = float(10 ** rng.uniform(-2, 0)) if reading == "C" or t % 2 else None
+        tau = float(rng.uniform(0, 1.0 / k if form == "averaged" else 1.0)) if reading == "B" else None
+        W, b = rng.normal(size=(DC_DIM_OUT, DC_DIM_IN)), rng.normal(size=DC_DIM_OUT)
+        xs = rng.normal(size=(B, DC_DIM_IN)) * rng.uniform(0.2, 3, size=(B, 1))
+        ys = rng.normal(size=(B, DC_DIM_OUT))
+        model = torch.nn.Linear(DC_DIM_IN, DC_DIM_OUT).double()
+        with torch.no_grad():
+            model.weight.copy_(torch.from_numpy(W)), model.bias.copy_(torch.from_numpy(b))
+        seed = int(rng.integers(0, 2**62))
+        expected = float(rng.uniform(1, 10))
+        opt = DCDPSGD(model.parameters(), lr=lr, c1=c1, c2=c2, sigma_dp=sigma_dp, sample_rate=0.5,
+                      expected_batch_size=expected, k=k, form=form, reading=reading, p_tail=float(rng.uniform(0, 1)),
+                      tau=tau, sigma_tr=sigma_tr, generator=torch.Generator().manual_seed(seed))
+        grads = per_sample_gradients(model, loss, torch.from_numpy(xs), torch.from_numpy(ys))
+        result = opt.step(grads)
+        V, z_tr, z = _dc_replay(seed, D, k, 2.0, form, B, D, opt.sigma_tr, "single")
+        want = ref.sound_step(_dc_brute_grads(W, b, xs, ys), sigma_dp, c1, c2, opt.p_tail, k, None, reading=reading,
+                              tau=result.threshold if reading == "B" else None, sigma_tr=opt.sigma_tr, form=form,
+                              batch_size=expected, V=V, trace_draw=z_tr, grad_draw=z)
+        got = np.concatenate([model.weight.detach().numpy().ravel(), model.bias.detach().numpy()])
+        w0 = np.concatenate([W.ravel(), b])
+        w1 = w0 - lr * want["update"]
+        err = float(np.abs(got - w1).max()) / max(float(np.abs(w1).max()), 1e-300)
+        same_labels = bool((result.tail.numpy() == want["tail"]).all())
+        seen_tail, seen_body = seen_tail + result.n_tail, seen_body + B - result.n_tail
+        clipped += int((result.factors < 1).sum())
+        if not (err <= DC_STEP_RTOL and same_labels):
+            bad.append(f"reading {reading}, {form}, B={B}, k={k}: relative {err:.2e}, labels equal: {same_labels}")
+        # the printed per-sample noise (Algorithm 1 line 10), same comparison on the step function
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got_ps = discriminative_step(torch.from_numpy(_dc_brute_grads(W, b, xs, ys)), sigma_dp, c1, c2, k,
+                                         torch.Generator().manual_seed(seed), reading="A", p_tail=opt.p_tail,
+                                         sigma_tr=opt.sigma_tr, form=form, noise="per_sample", batch_size=1.0)
+        V, z_tr, z = _dc_replay(seed, D, k, 2.0, form, B, D, opt.sigma_tr, "per_sample")
+        want_ps = ref.sound_step(_dc_brute_grads(W, b, xs, ys), sigma_dp, c1, c2, opt.p_tail, k, None, reading="A",
+                                 sigma_tr=opt.sigma_tr, form=form, noise="per_sample", batch_size=1.0, V=V, trace_draw=z_tr,
+                                 grad_draw=z)
+        err = float(np.abs(got_ps.noisy_sum.numpy() - want_ps["noisy_sum"]).max()) / max(
+            float(np.abs(want_ps["noisy_sum"]).max()), 1e-300)
+        if not err <= DC_STEP_RTOL:
+            bad.append(f"per-sample noise, {form}, B={B}, k={k}: relative {err:.2e}")
+    out = [_ok("dc:step-vs-reference", {"steps": n}, not bad and seen_tail > 0 and seen_body > 0 and clipped > 0,
+               f"{2 * n - len(bad)}/{2 * n} DCDPSGD steps (readings A/B/C, both projection forms, k ∈ 1..{D}, empty "
+               f"batches included) and per-sample-noise steps equal the numpy reference (reference/dc/algorithms.py) "
+               f"on hand-computed per-sample gradients with the replayed V and normals to {DC_STEP_RTOL:g}; labels "
+               f"{seen_tail} tail / {seen_body} body, {clipped} clipped" + (f"; first: {bad[0]}" if bad else ""))]
+
+    # the public code's step (notes §4.3)
+    bad, pub_tail = [], 0
+    for t in range(max(2, n // 2)):
+        B, pd_cols = int(rng.integers(2, 12)), DC_DIM_OUT * DC_DIM_IN
+        W, b = rng.normal(size=(DC_DIM_OUT, DC_DIM_IN)), rng.normal(size=DC_DIM_OUT)
+        xs, ys = rng.normal(size=(B, DC_DIM_IN)) * rng.uniform(0.2, 3, size=(B, 1)), rng.normal(size=(B, DC_DIM_OUT))
+        grads = _dc_brute_grads(W, b, xs, ys)
+        k, sigma, p = int(rng.integers(1, pd_cols + 1)), float(10 ** rng.uniform(-2, 0.5)), float(rng.uniform(0, 1))
+        c1 = float(10 ** rng.uniform(-1, 0.5))
+        c2 = c1 * float(rng.uniform(0.05, 1.0))
+        mode = ("sigma", "sigma_over_B")[t % 2]
+        seed = int(rng.integers(0, 2**62))
+        parts = [torch.from_numpy(grads[:, :pd_cols].reshape(B, DC_DIM_OUT, DC_DIM_IN)), torch.from_numpy(grads[:, pd_cols:])]
+        got = published_step(parts, sigma, c1, c2, p, k, torch.Generator().manual_seed(seed), trace_noise=mode)
+        g = torch.Generator().manual_seed(seed)
+        from dpspec.fast.dc.projection import orthonormalise, subweibull_matrix
+        V = orthonormalise(subweibull_matrix(pd_cols, k, 1.0, g, symmetric=False)).numpy()
+        z_tr = torch.randn((B,), generator=g, dtype=torch.float64).numpy()
+        z_t, z_b = (torch.randn((D,), generator=g, dtype=torch.float64).numpy() for _ in range(2))
+        want = ref.published_step(grads, sigma, c1, c2, p, k, None, score_cols=(0, pd_cols), trace_noise=mode, V=V,
+                                  trace_draw=z_tr, grad_draw=(z_t, z_b))
+        err = float(np.abs(got.flat_update.numpy() - want["update"]).max()) / max(float(np.abs(want["update"]).max()),
+                                                                                  1e-300)
+        pub_tail += got.n_tail
+        if not (err <= DC_STEP_RTOL and got.n_tail == want["n_tail"]):
+            bad.append(f"B={B}, k={k}, p={p:.3g}, {mode}: relative {err:.2e}, n_tail {got.n_tail} vs {want['n_tail']}")
+    out.append(_ok("dc:published-vs-reference", {"steps": max(2, n // 2)}, not bad and pub_tail > 0,
+                   f"published_step (the public code, notes §4.3) equals the numpy reference on replayed draws to "
+                   f"{DC_STEP_RTOL:g} ({pub_tail} tail labels in all)" + (f"; first: {bad[0]}" if bad else "")))
+
+    # the single noise's scale: (noisy_sum − Σ clipped)/(σ_dp c1) ~ N(0, I_D)
+    chi, dims = 0.0, 0
+    for t in range(3):
+        B = int(rng.integers(1, 8))
+        grads = torch.from_numpy(rng.normal(size=(B, D)) * 2)
+        c1, sigma_dp = float(rng.uniform(0.5, 2)), float(rng.uniform(0.3, 3))
+        gen = torch.Generator().manual_seed(stable_seed(settings.seed, op_id, "noise", t) % 2**63)
+        for _ in range(DC_NOISE_RUNS // 3):
+            r = discriminative_step(grads, sigma_dp, c1, 0.5 * c1, 3, gen, tau=0.5)
+            clean = (r.factors.unsqueeze(1) * grads).sum(0)
+            zz = ((r.noisy_sum - clean) / (sigma_dp * c1)).numpy()
+            chi, dims = chi + float(zz @ zz), dims + zz.size
+    p_chi = 2 * min(stats.chi2.cdf(chi, dims), stats.chi2.sf(chi, dims))
+    out.append(Check("dc:noise-scale", {"dims": dims}, estimate=chi / dims, claimed=1.0, p_value=min(1.0, p_chi),
+                     side="exact", message=f"Σ((noisy_sum − Σḡ)/(σ_dp c1))²/N = {chi / dims:.4f} (χ²({dims}) "
+                                           f"two-sided p = {p_chi:.3g}): one N(0, σ_dp²c1² I) per step"))
+
+    # reading (B)'s default threshold: a uniformly random direction is tail with probability p
+    d, k, p, s_tr = 40, 5, float(rng.uniform(0.05, 0.5)), 0.05
+    gen = torch.Generator().manual_seed(stable_seed(settings.seed, op_id, "labels") % 2**63)
+    dirs = torch.randn((DC_LABEL_DIRECTIONS, d), generator=gen, dtype=torch.float64)
+    r = discriminative_step(dirs, 0.0, 1.0, 0.5, k, gen, p_tail=p, sigma_tr=s_tr)
+    hits = r.n_tail
+    p_bin = float(stats.binomtest(hits, DC_LABEL_DIRECTIONS, p).pvalue)
+    out.append(Check("dc:threshold-rate", {"d": d, "k": k, "p_tail": p, "sigma_tr": s_tr,
+                                           "n": DC_LABEL_DIRECTIONS}, estimate=hits / DC_LABEL_DIRECTIONS, claimed=p,
+                     p_value=p_bin, side="exact",
+                     message=f"default_tau(p = {p:.3f}, d = {d}, k = {k}, σ_tr = {s_tr}) = {default_tau(p, d, k, s_tr):.4g}: "
+                             f"{hits}/{DC_LABEL_DIRECTIONS} uniformly random directions labelled tail (binomial p = "
+                             f"{p_bin:.3g})"))
+    return out
+
+
+OPERATORS = OPERATORS + (
+    OperatorCheck("op.dc_dpsgd", "exact", dc_dpsgd_checks,
+                  "seed 004 Algorithm 1 (DCDPSGD, published_step): steps vs the numpy reference and brute force, "
+                  "the single noise's scale, the fixed threshold's label rate"),
+)

@@ -9,7 +9,7 @@ from dpspec.reference.errors import ParameterError
 
 PAPERS = {"ptr": "dpspec.conformance.figures.ptr", "bc": "dpspec.conformance.figures.bc",
           "gptr": "dpspec.conformance.figures.gptr", "objpert-rdp": "dpspec.conformance.figures.objpert_rdp",
-          "objpert-pdp": "dpspec.conformance.figures.objpert_pdp"}
+          "objpert-pdp": "dpspec.conformance.figures.objpert_pdp", "dc": "dpspec.conformance.figures.dc"}
 
 
 def render(paper: str, out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:

@@ -179,6 +179,8 @@ def _log_moment(alpha, mechanisms):
     alpha = mpf(alpha)
     if alpha > 1 and bool((arr[:, 1] > 0).any()):
         return mpf("inf")
+    if alpha == 0 or alpha == 1:  # every factor is log((1 + e^ε)/(1 + e^ε)) = 0 exactly
+        return mpf(0)
     return mpmath.fsum(logsumexp([alpha * mpf(float(e)), (1 - alpha) * mpf(float(e))]) - mpmath.log1p(mpmath.exp(e))
                        for e in arr[:, 0])
 
@@ -186,7 +188,8 @@ def _log_moment(alpha, mechanisms):
 register_witness(Witness(
     id="base.kov15_heterogeneous_canonical",
     description="the product of KOV15's canonical (εᵢ, δᵢ) pairs on {0, 1, 2, 3}, one per composed mechanism",
-    params=(_P_MECHANISMS,),
+    # the witness's own example has every δᵢ = 0 (its moments are finite there: α > 1 with δᵢ > 0 gives +inf)
+    params=(Param("mechanisms", Points(), _P_MECHANISMS.doc, example=[[0.5, 0.0], [0.1, 0.0], [0.1, 0.0]]),),
     sample=_sample,
     log_p=_log_density(0),
     log_q=_log_density(1),

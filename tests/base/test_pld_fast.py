@@ -45,8 +45,13 @@ def test_one_gaussian_step_is_sandwiched_and_the_upper_side_interpolates(sigma):
 
 def _sgm_profile_quadrature(eps, q, sigma, direction):
     """delta(eps) = ∫ (p - e^eps q)_+ of the subsampled Gaussian's pair, by mpmath quadrature of the densities
-    (independent of the loss-threshold formulas of pld_pairs)."""
-    mpmath.mp.dps = 30
+    (independent of the loss-threshold formulas of pld_pairs), at 30 digits (restored after: a global setting leaked
+    into later tests of the same worker)."""
+    with mpmath.workdps(30):
+        return _sgm_profile_quadrature_here(eps, q, sigma, direction)
+
+
+def _sgm_profile_quadrature_here(eps, q, sigma, direction):
     s = mpmath.mpf(sigma)
     n0 = lambda x: mpmath.npdf(x, 0, s)  # noqa: E731
     mix = lambda x: (1 - q) * mpmath.npdf(x, 0, s) + q * mpmath.npdf(x, 1, s)  # noqa: E731

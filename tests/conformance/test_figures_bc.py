@@ -145,7 +145,7 @@ def test_curves_are_sandwiched(quick):
 
 
 def test_unknown_paper_is_a_one_line_user_error(tmp_path):
-    with pytest.raises(ParameterError, match="known papers are bc, gptr, objpert-pdp, objpert-rdp, ptr"):
+    with pytest.raises(ParameterError, match="known papers are bc, dc, gptr, objpert-pdp, objpert-rdp, ptr"):
         figures.render("nope", tmp_path)
     result = CliRunner().invoke(app, ["figures", "nope", "--out", str(tmp_path)])
     assert result.exit_code == 2

@@ -34,8 +34,15 @@ import pytest
 from dpspec.conformance import tilting
 from dpspec.reference.errors import DomainError
 
-mpmath.mp.dps = 50
 CONF = 0.999
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50 digits for this module's tests only (a module-level setting leaked into every later test of the worker)."""
+    with mpmath.workdps(50):
+        yield
+
 FACTORS = (1 - 1e-6, 0.99, 0.97, 0.95, 0.9)
 
 

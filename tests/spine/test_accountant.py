@@ -388,6 +388,9 @@ def test_many_distinct_tuples_compose_across_chunks(monkeypatch):
                                                 - (math.log(delta) + torch.log(alphas)) / (alphas - 1))), rel=1e-12)
 
 
+@pytest.mark.slow  # a fresh interpreter (~4 s of CPU); in the default suite tests/spine/test_layout.py::
+# test_import_dpspec_fast_loads_neither_mpmath_nor_sympy_and_specs_load_no_third_party_package imports every module
+# of dpspec.fast (mechanisms and accountant included) in a fresh interpreter and fails if mpmath was loaded
 def test_the_accountant_imports_no_mpmath():
     import subprocess
     import sys

@@ -84,7 +84,9 @@ def _explain(report: edges.EdgeReport) -> str:
 # Statements whose reference takes 5–15 s per edge point (order searches over SGM curves, ZW19 sums): the default
 # suite searches them at HEAVY_EXAMPLES points, `-m slow` at FAST_EXAMPLES (ids ``ID-full``) — together 110 s of the
 # suite's ~20 CPU-minutes before.
-HEAVY = {"base.rdp_to_dp", "base.rdp_to_dp_mironov", "base.zw19_upper", "ptr.zw19_upper"}
+HEAVY = {"base.rdp_to_dp", "base.rdp_to_dp_mironov", "base.zw19_upper", "ptr.zw19_upper",
+         # seed 004's T-fold SGM accountings: each reference point is a continuous RDP order search (5–15 s)
+         "dc.reading_a", "dc.reading_b", "dc.reading_c", "dc.thm5_1_total"}
 HEAVY_EXAMPLES = 2
 
 

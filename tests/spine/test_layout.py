@@ -406,6 +406,27 @@ OUTSIDE = {
     "objpert.thm2_3_3": dict(eigs=[[2.0]], lam=1.0),
     "objpert.thm2_3_4": dict(grad=[[0.6, 0.8], [0.1, 0.2]], sigma=1.0, rho=0.01),
     "objpert.thm_a6_1": dict(o=[[0.3, 0.5]], q_d=[[0.0, 0.0]], delta_vec=[[1.0]], sigma=1.0),
+    # seed 004 (dc.*): θ < 1/2 (Assumption 3.1), Lemma A.3's λ above its range
+    "dc.a3_1": dict(samples=[[1.0], [2.0]], theta=0.4),
+    "dc.lemma_a3": dict(theta=2.0, x=100.0, alpha_f=40.0, beta_f=1000.0, lam=0.02, m_max=1.0, n=10000, delta=1e-5,
+                        event="E"),
+    # θ < 1/2, δ > 2/e (log(2/δ) < 1), a threshold case whose own condition fails, a negative coefficient in (40)
+    "dc.thm_b1": dict(theta=0.4, K=1.0, steps=473.0, delta=1e-05, m2=4.0, d=100000, batch=256, n=50000, eps=4.0),
+    "dc.thm5_3": dict(theta=0.4, K=1.0, steps=473.0, delta=1e-05, which="c1"),
+    "dc.thm_e1": dict(theta=0.5, K=1.0, steps=473.0, delta=1e-05, which="c2", m2=4.0, d=100000, batch=256,
+                      n=100000000, eps=4.0),
+    **{sid: dict(K=1.0, beta=1.0, loss_gap=1.0, d=100000, n=50000, eps=4.0, batch=256, m2=4.0, steps=186.4, **extra)
+       for sid, extra in (("dc.thm_b1_eq28", dict(theta=1.0, delta=0.8)), ("dc.thm_e1_eq67", dict(theta=1.0, delta=0.8)),
+                          ("dc.thm_e1_eq68", dict(theta=0.4, delta=1e-05)),
+                          ("dc.thm_b1_eq40", dict(theta=1.0, delta=1e-05, c=1000.0)),
+                          ("dc.thm_f1", dict(theta=1.0, delta=0.8, p_tail=0.1, delta_m_prime=0.01)))},
+    "dc.reading_a": dict(q=0.01, steps=100, delta=1e-5, sigma_dp=1.0, c1=1.0, c2=1.5),
+    "dc.sigma_eff": dict(reading="A", sigma_dp=1.0, c1=1.0, c2=1.5, sigma_tr=1.0),
+    "dc.thm5_1": dict(eps=8.0, delta=1e-5, q=0.01, steps=100, m2=4.0, m1=1.0),
+    "dc.thm5_1_total": dict(eps_tr=4.0, eps_dp=4.0, delta=1e-5, q=0.01, steps=100, m2=4.0, m1=1.0, c1=1.0, c2=1.5),
+    "dc.reading_c": dict(q=0.01, steps=100, delta=1e-5, sigma_dp=1.0, c1=1.0, c2=1.5, sigma_tr=1.0),
+    "dc.thm4_1": dict(theta=0.4, steps=186.4, delta=1e-05, d=100000, n=50000, eps=4.0),
+    "dc.thm5_4": dict(theta=0.4, steps=186.4, delta=1e-05, d=100000, n=50000, eps=4.0, p_tail=0.1),
 }
 
 
