@@ -40,7 +40,7 @@ Metric: mean ± standard error over seeds.
 
 What it shows (``--quick``, 2 seeds, ε = 4, δ = 1e-5; measured 2026-11-27): every sound DC-DPSGD reading is
 certified at exactly the target ε, and on these data none beats DP-SGD clipped at c1 (digits: 0.70 accuracy vs
-0.21–0.35): under a sound account the noise scales with c1 while 90 % of the gradients are clipped to c2 = c1/10,
+0.19–0.35): under a sound account the noise scales with c1 while 90 % of the gradients are clipped to c2 = c1/10,
 and the per-sample-direction trace scores do not find the large-norm samples (notes dc.E5). The public code's step is
 "claimed" ε = 4 by the recipe and certified ε ≈ 183.
 
