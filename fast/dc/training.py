@@ -312,36 +312,11 @@ def step_function(reading: str = "B", *, sigma_dp: float, c1: float, c2: float, 
 def sigma_eff(reading: str, sigma_dp: float, c1: float, c2: float, sigma_tr: float | None = None,
               delta_tr: float = 1.0) -> float:
     """The effective SGM noise multiplier of one step under ``reading`` (notes §3.4 corrected; module docstring):
-    B: σ_dp; A: σ_dp/(2 − c2/c1); C: ((Δ_tr/σ_tr)² + ((2 − c2/c1)/σ_dp)²)^{−1/2} (σ_tr > 0 required). σ_dp > 0."""
-    reading = spec.READING.check("reading", reading)
-    sigma_dp = float(spec.POSITIVE.check("sigma_dp", sigma_dp))
-    c1, c2 = check_clips(c1, c2)
-    if reading == "B":
-        return sigma_dp
-    if reading == "A":
-        return sigma_dp / (2.0 - c2 / c1)
-    if sigma_tr is None:
-        raise ParameterError("reading (C) releases the noisy scores: pass sigma_tr > 0")
-    sigma_tr = float(spec.POSITIVE.check("sigma_tr", sigma_tr))
-    delta_tr = float(spec.POSITIVE.check("delta_tr", delta_tr))
-    return 1.0 / math.hypot(delta_tr / sigma_tr, (2.0 - c2 / c1) / sigma_dp)
+    B: σ_dp; A: σ_dp/(2 − c2/c1); C: ((Δ_tr/σ_tr)² + ((2 − c2/c1)/σ_dp)²)^{−1/2} (σ_tr > 0 required). σ_dp > 0.
+    The operator's scalar view of dpspec.fast.dc.accounting.dc_sigma_eff (one formula, one set of refusals)."""
+    from .accounting import dc_sigma_eff
 
-
-def _sigma_dp_for(reading: str, s_eff: float, c1: float, c2: float, sigma_tr, delta_tr: float) -> float:
-    """The σ_dp whose sigma_eff is s_eff (the inverse of ``sigma_eff``); reading (C) needs σ_tr > Δ_tr·s_eff.
-    (Kept for the inverse's tests; ``dc_calibrate`` goes through dpspec.fast.dc.accounting.dc_calibrate_sigma.)"""
-    if reading == "B":
-        return s_eff
-    if reading == "A":
-        return s_eff * (2.0 - c2 / c1)
-    if sigma_tr is None:
-        raise ParameterError("reading (C) releases the noisy scores: pass sigma_tr > 0")
-    sigma_tr = float(spec.POSITIVE.check("sigma_tr", sigma_tr))
-    rest = s_eff ** -2 - (delta_tr / sigma_tr) ** 2
-    if not rest > 0:
-        raise ParameterError(f"reading (C): sigma_tr = {sigma_tr:g} alone spends the target (the scores' μ "
-                             f"{delta_tr / sigma_tr:g} ≥ the step's 1/σ_eff = {1 / s_eff:g}); raise sigma_tr")
-    return (2.0 - c2 / c1) * rest ** -0.5
+    return float(dc_sigma_eff(reading, sigma_dp, c1, c2, sigma_tr, delta_tr=delta_tr))
 
 
 def dc_epsilon_of(reading: str, q: float, steps: int, delta: float, sigma_dp: float, c1: float, c2: float,

@@ -28,6 +28,7 @@ from ..catalogue import Privacy, Source, Statement, Value, Witness, WitnessUse, 
 from ..domains import EPS, Param, Points
 from ..errors import DomainError, ParameterError
 from ..precision import log1mexp, logsumexp, self_checked
+from .composition import _canonical_probs
 
 MURTAGH_VADHAN = ("Murtagh & Vadhan, The Complexity of Computing the Optimal Composition of Differential Privacy, "
                   "TCC 2016, arXiv 1507.03113v3")
@@ -145,13 +146,10 @@ register(Statement(
 # The product of KOV15's canonical pairs, one per mechanism
 
 def _probs(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(k, 4) probabilities of P̃ᵢ and Q̃ᵢ on {0, 1, 2, 3} (KOV15 §3): P̃ = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε),
-    0), Q̃ = (0, (1−δ)/(1+e^ε), (1−δ)e^ε/(1+e^ε), δ)."""
-    e = np.exp(-arr[:, 0])
-    d = arr[:, 1]
-    hi, lo = (1 - d) / (1 + e), (1 - d) * e / (1 + e)
-    zero = np.zeros_like(d)
-    return np.stack([d, hi, lo, zero], axis=1), np.stack([zero, lo, hi, d], axis=1)
+    """(k, 4) probabilities of P̃ᵢ and Q̃ᵢ on {0, 1, 2, 3}: KOV15 §3's canonical pair of each row (εᵢ, δᵢ)
+    (``composition._canonical_probs``)."""
+    pairs = [_canonical_probs(e, d) for e, d in arr]
+    return np.stack([p for p, _ in pairs]), np.stack([q for _, q in pairs])
 
 
 def _sample(rng: np.random.Generator, n: int, mechanisms) -> np.ndarray:

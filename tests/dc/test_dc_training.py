@@ -220,13 +220,13 @@ def test_optimizer_records_steps_and_its_epsilon_is_the_sgm_at_sigma_eff():
 
 def test_calibration_maps_sigma_eff_back_per_reading():
     """The inverse of sigma_eff used by the calibration (notes §3.4 Step 4): σ_dp for a given σ_eff per reading."""
-    from dpspec.fast.dc.training import _sigma_dp_for
+    from dpspec.fast.dc.accounting import _sigma_dp_for
 
     for reading, s_tr in (("A", None), ("B", None), ("C", 3.0), ("C", 0.9)):
-        s = _sigma_dp_for(reading, 0.8, 1.0, 0.25, s_tr, 1.0)
+        s = _sigma_dp_for(reading, 0.8, 1.0, 0.25, 1.0, s_tr, 1.0)  # factor 1: the single noise vector
         assert sigma_eff(reading, s, 1.0, 0.25, s_tr) == pytest.approx(0.8, rel=1e-14)
-    with pytest.raises(ParameterError, match="raise sigma_tr"):
-        _sigma_dp_for("C", 0.8, 1.0, 0.25, 0.7, 1.0)  # the scores alone already cost more than the step's budget
+    with pytest.raises(DomainError, match="sigma_tr"):
+        _sigma_dp_for("C", 0.8, 1.0, 0.25, 1.0, 0.7, 1.0)  # the scores alone already cost more than the step's budget
 
 
 @pytest.mark.slow
