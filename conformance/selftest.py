@@ -552,6 +552,13 @@ def plants() -> list[Plant]:
                  "Theorem 4.3 × 0.95 (reference and fast) with its witnesses at 1.1σ1, 1.1σ2",
                  _combine(_plant_scale("ptr.thm4_3", "0.95", "both"),
                           _plant_witness("ptr.thm4_3", 1.1, ("sigma1", "sigma2")))))
+
+    # --- gptr plants (seed 003 ch. 3, issue 18) ---
+
+    # --- objpert plants (seed 003 ch. 2 and 4, issues 16/17) ---
+
+    # --- dc plants (seed 004, issue 19) ---
+
     return [dataclasses.replace(p, note=NOTES.get(p.name, "")) for p in out]
 
 
@@ -572,6 +579,9 @@ NOTES: dict[str, str] = {
                                    "only truth it is checked against (it has no witness pair of its own)",
     "ptr.thm4_4:drop-B2:ref": "B2 dominates only in part of the domain; the 5 fast-vs-reference draws missed it, "
                               "and the witnesses are lower bounds, which a smaller max(B0, B1) still exceeds",
+    # --- gptr notes (issue 18) ---
+    # --- objpert notes (issues 16/17) ---
+    # --- dc notes (issue 19) ---
 }
 
 
