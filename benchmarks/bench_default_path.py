@@ -7,11 +7,13 @@ default arguments, then ``get_epsilon(δ)`` twice, dpspec beside Opacus' RDPAcco
 Two schedules: one σ = 1 for every step (the Opacus README's headline setting: q = 0.01, δ = 1e-5), and 100 distinct σ
 in [0.8, 1.2], each for T/100 consecutive steps. One torch intra-op thread. Writes
 ``benchmarks/results/default_path.json`` (``--out``): per accountant and schedule, the best-of-repeats wall seconds
-of the steps, of the first and of a second ``get_epsilon`` call, and ε."""
+of the steps (and µs per ``step()`` call), of the first and of a second ``get_epsilon`` call, and ε; the load
+average before and after."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 import warnings
 from pathlib import Path
@@ -29,7 +31,8 @@ def _time(make, sigmas, q, delta):
     t2 = time.perf_counter()
     acc.get_epsilon(delta)
     t3 = time.perf_counter()
-    return {"steps_s": t1 - t0, "first_epsilon_s": t2 - t1, "second_epsilon_s": t3 - t2, "eps": float(eps)}
+    return {"steps_s": t1 - t0, "first_epsilon_s": t2 - t1, "second_epsilon_s": t3 - t2, "eps": float(eps),
+            "step_us": (t1 - t0) / max(1, len(sigmas)) * 1e6}
 
 
 def main(argv=None) -> int:
@@ -48,6 +51,7 @@ def main(argv=None) -> int:
     from dpspec.fast import Accountant
 
     torch.set_num_threads(1)
+    load_before = list(os.getloadavg())
     q, delta, T = 0.01, 1e-5, args.steps
     per = max(1, T // 100)
     schedules = {"fixed sigma=1": [1.0] * T,
@@ -60,17 +64,19 @@ def main(argv=None) -> int:
             for label, make in (("dpspec", lambda: Accountant(method="rdp")), ("opacus.rdp", RDPAccountant)):
                 r = _time(make, sigmas, q, delta)
                 b = best.setdefault(label, r)
-                for k in ("steps_s", "first_epsilon_s", "second_epsilon_s"):
+                for k in ("steps_s", "first_epsilon_s", "second_epsilon_s", "step_us"):
                     b[k] = min(b[k], r[k])
         for label, r in best.items():
             row = {"schedule": name, "steps": len(sigmas), "accountant": label, **{k: round(v, 4) if k != "eps" else v
                                                                                   for k, v in r.items()}}
             rows.append(row)
-            print(f"{name:20s} {label:11s} steps {r['steps_s']:.3f} s  get_epsilon {r['first_epsilon_s']:.3f} s "
+            print(f"{name:20s} {label:11s} steps {r['steps_s']:.3f} s ({r['step_us']:.2f} µs/call)  "
+                  f"get_epsilon {r['first_epsilon_s']:.3f} s "
                   f"(again {r['second_epsilon_s']:.3f} s)  eps {r['eps']:.5f}", flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"q": q, "delta": delta, "repeats": args.repeats, "rows": rows}, indent=1)
-                              + "\n")
+    Path(args.out).write_text(json.dumps({"q": q, "delta": delta, "repeats": args.repeats, "rows": rows,
+                                          "load_before": load_before, "load_after": list(os.getloadavg())},
+                                         indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from .runner import NOT_SUBSTANTIVE, RunResult
 from .verdicts import PASS, Verdict
 
-MC_CHECKS = ("profile", "rdp-moment", "rdp-exact")
+# checks against a witness pair (sampled, importance-sampled or exact from its log_moment)
+MC_CHECKS = ("profile", "rdp-moment", "rdp-exact", "profile-tilted", "rdp-tilted", "kl-exact", "kl-sample")
 
 WIDTH = 80  # the terminal table fits an 80-column log; ids are never cut or wrapped
 

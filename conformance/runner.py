@@ -7,7 +7,8 @@ Per statement (nothing here knows a statement id; everything comes from the entr
 2. Monte Carlo checks against each witness pair it names, by what the statement declares its value to be
    (``Statement.value``: ``returns`` and the ``axis`` parameter; nothing is guessed from parameter names):
    * ``rdp_eps``: ε(α) at a few α (the axis) against the witness's lower confidence bound on the moment,
-     and exactly against ``log_moment`` when the witness has one;
+     and exactly against ``log_moment`` when the witness has one; at α = 1 the value is a KL divergence, checked
+     against a lower confidence bound on E_P[L] and exactly against d/dα log_moment at α = 1;
    * ``delta``: δ at a few ε (the axis) against the two-sided interval of the witness's δ(ε);
    * ``eps`` (ε at the δ named by the axis), ``eps_delta`` (a pair) and ``pure_eps`` (δ = 0): checked as δ at ε;
    * any other value (β of a trade-off function, μ, a noise scale, a loss, a plain number): no Monte Carlo
@@ -19,7 +20,8 @@ Per statement (nothing here knows a statement id; everything comes from the entr
    monotonicity, fast ≈ reference, the fast path refusing exactly where the reference's conditions do.
 
 Every amount of work is fixed by the :class:`Settings` (``--quick``, the default, or ``--full``): Monte Carlo sample
-sizes (``samples`` per witness point, fewer for T-fold compositions so that n·T stays within ``max_draws``) and the
+sizes (``samples`` per witness point, fewer for T-fold compositions so that n·T stays within ``max_draws``; beyond
+it only the importance-sampled checks run, within ``tilted_composed_draws``) and the
 number of points of each property check; nothing is bounded by time, so a verdict is a function of the code, the
 settings and the seed. Seeds derive from the run seed and the statement id (the witness point for Monte Carlo, the
 check name for properties), nothing is carried from one statement to the next, and the family-wise level is split
@@ -75,6 +77,10 @@ class Settings:
     low_ends_below: float = 1e-3  # a low-end point for each log-scale parameter whose range reaches below this
     eps: tuple[float, ...] = (0.5, 1.0)
     tilted_samples: int = 100_000  # draws per importance-sampled check (conformance.tilting; power measured here)
+    # T-fold tilted profiles (Gaussian-mixture witnesses composed T times): n·T per-step draws per check at most, and
+    # no check below tilted_composed_min composed draws (tilting.profile_interval; power in tests/conformance)
+    tilted_composed_draws: int = 4_000_000
+    tilted_composed_min: int = 200
     property_examples: int = 5  # points per property check (conformance.properties)
     edge_examples: int = 0  # edge-search points per statement (conformance.edges; the test suite runs a few)
     dps: int = 30
@@ -95,6 +101,7 @@ class Settings:
 
 QUICK = Settings()
 FULL = Settings(mode="full", samples=200_000, min_samples=10_000, max_draws=50_000_000, tilted_samples=200_000,
+                tilted_composed_draws=20_000_000,
                 alphas=(1.1, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0), eps=(0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
                 high_alphas=(128.0, 256.0, 512.0, 1024.0), domain_points=16, low_ends_below=math.inf,
                 property_examples=100, edge_examples=60, op_pairs=200, op_orders=(2.0, 3.0, 4.0, 8.0, 16.0, 32.0, 64.0),
@@ -351,10 +358,13 @@ def monte_carlo_checks(statement, point: dict[str, Any], settings: Settings, var
                 continue
             own, steps = split_steps(pair, wparams)
             n = min(settings.samples, settings.max_draws // steps)
-            if n < settings.min_samples:
-                reasons.append(f"{use.witness}: {steps}-fold composition exceeds the draw budget")
-                continue
             key = repr(sorted((k, str(x)) for k, x in wparams.items()))
+            if n < settings.min_samples:  # no plain sample; the importance-sampled checks still run (their own budget)
+                reasons.append(f"{use.witness}: {steps}-fold composition exceeds the plain draw budget")
+                shown = {**{k: _plain(x) for k, x in p.items()}, "witness": use.witness}
+                checks += _tilted_checks(statement, pair, wparams, own, steps, p, value, shown, side, settings,
+                                         _derive_seed(settings.seed, statement.id, use_index, key + ":tilted"))
+                continue
             if key not in cache:
                 seed = _derive_seed(settings.seed, statement.id, use_index, key)
                 cache[key] = sample_losses(pair, wparams, n, seed)
@@ -559,7 +569,10 @@ def _decimal(v: Any) -> Any:
 def _exact_check(log_moment, alpha, own, value, steps, shown, side, record, settings) -> Check:
     """The exact check against the witness's ``log_moment``; where the moment itself cannot be computed to the
     working precision (a PrecisionError or ArithmeticError of its quadrature) the check is reported as not made
-    (``ok`` None, the reason in its message) — a limit of the witness, not evidence about the claim."""
+    (``ok`` None, the reason in its message) — a limit of the witness, not evidence about the claim. At α = 1 the
+    claim is a KL divergence: :func:`_kl_exact_check`."""
+    if float(alpha) == 1:
+        return _kl_exact_check(log_moment, own, value, steps, shown, side, record, settings)
     try:
         with mpmath.workdps(settings.dps):
             lm = log_moment(alpha, **own)
@@ -570,13 +583,97 @@ def _exact_check(log_moment, alpha, own, value, steps, shown, side, record, sett
     return rdp_exact_check(lm, alpha, value, steps, shown, side, record)
 
 
+KL_DIFF_AGREE = mpmath.mpf(10) ** -20  # two numerical derivatives of log_moment at α = 1 must agree this closely
+
+
+def _kl_exact_check(log_moment, own, value, steps, shown, side, record, settings) -> Check:
+    """The exact KL check (α = 1): D_1(P‖Q) = KL = E_P[L] = d/dα log E_Q[(p/q)^α] at α = 1 (the moment's
+    log is (α − 1)D_α, whose derivative at 1 is D_1; van Erven & Harremoës 2014, Thm 5), T-fold: T·KL. The
+    derivative of the witness's own ``log_moment`` is taken by mpmath.diff at 2·dps digits (central differences, or
+    forward ones where the moment refuses α < 1; steps of two sizes, which must agree to KL_DIFF_AGREE relative,
+    else the check is reported as not made), and the
+    claim is compared like ``rdp_exact_check`` (relative tolerance EXACT_RTOL of checks.py)."""
+    from .checks import EXACT_RTOL  # noqa: PLC0415
+
+    record = {**record, "kl": "d/dα log_moment at α = 1"}
+    try:
+        with mpmath.workdps(2 * settings.dps):
+            f = lambda a: log_moment(a, **own)  # noqa: E731
+            try:
+                d1 = mpmath.diff(f, 1)
+                side_kw = {}
+            except DpspecError:  # a moment defined for α ≥ 1 only: one-sided differences
+                side_kw = {"direction": 1}
+                d1 = mpmath.diff(f, 1, **side_kw)
+            d2 = mpmath.diff(f, 1, h=mpmath.mpf(2) ** (-mpmath.mp.prec // 4), **side_kw)
+            if not (mpmath.isfinite(d1) and abs(d1 - d2) <= KL_DIFF_AGREE * max(abs(d1), mpmath.mpf(1e-30))):
+                raise ArithmeticError(f"the numerical derivatives of log_moment at α = 1 disagree ({mpmath.nstr(d1, 12)}"
+                                      f" vs {mpmath.nstr(d2, 12)})")
+    except (DpspecError, ArithmeticError, ValueError, ZeroDivisionError) as exc:
+        return Check("kl-exact", shown, claimed=_plain(value), side=side, reproduction=record,
+                     message=f"not made: the witness's KL (d/dα of its exact moment at 1) failed here "
+                             f"({type(exc).__name__}: {str(exc)[:200]})")
+    with mpmath.workdps(50):
+        exact = steps * d1
+        claimed = mpmath.mpf(value)
+        tol = EXACT_RTOL * max(abs(exact), mpmath.mpf(1e-30))
+        ok = {"upper": claimed >= exact - tol, "lower": claimed <= exact + tol,
+              "exact": abs(claimed - exact) <= tol}[side]
+        msg = f"KL claimed {mpmath.nstr(claimed, 12)}; witness D_1 = E_P[L] = {mpmath.nstr(exact, 12)}"
+    ex = float(exact)
+    return Check("kl-exact", shown, claimed=float(claimed), estimate=ex, lo=ex, hi=ex, ok=bool(ok), side=side,
+                 reproduction=record, message=msg)
+
+
+def _kl_sample_check(sample, claimed, shown, confidence) -> Check:
+    """Statistical check of a claimed KL divergence (an upper or exact claim; α = 1 of an RDP statement) against a
+    lower confidence bound on E_P[L] from the plain sample: Y = L − 1 + e^{−L} ≥ 0 has mean E_P[L] (E_P[e^{−L}] =
+    Q(p > 0) ≤ 1, with equality where Q ≪ P; otherwise the mean is smaller, which keeps the bound a lower one), and
+    min(Y, c)/c ∈ [0, 1] for c = claimed × (2, 8, 32) (checks.TRUNCATION_FACTORS, Bonferroni over them and the
+    gating methods) gives a bounded-mean p-value of H0 "E_P[L] ≤ claimed" that is valid for every n (as
+    checks.rdp_moment_check does for the moment)."""
+    import torch  # noqa: PLC0415
+
+    from .checks import TRUNCATION_FACTORS, _gating_methods  # noqa: PLC0415
+    from .intervals import pvalue_above, stratified_lower  # noqa: PLC0415
+
+    c = float(claimed)
+    if math.isnan(c):
+        raise ValueError(f"claimed KL is NaN at {shown}")
+    beta = 1 - confidence
+    strata = [(s.weight, s.losses) for s in sample.strata]
+    ys = [(w, torch.where(torch.isneginf(L), torch.full_like(L, math.inf), L - 1 + torch.exp(-L))) for w, L in strata]
+    est = sum(w * float(y[torch.isfinite(y)].mean()) for w, y in ys if w > 0)
+    if c == math.inf or c <= 0:
+        p = 1.0 if c == math.inf else 0.0
+        return Check("kl-sample", {**shown}, claimed=c, estimate=est, p_value=p, side="upper",
+                     reproduction=sample.record(), message=f"KL claimed {c:.6g}: decided without samples")
+    gate = _gating_methods(sample)
+    k = len(TRUNCATION_FACTORS) * len(gate)
+    p_values, lo = [], 0.0
+    for factor in TRUNCATION_FACTORS:
+        cap = c * factor
+        z = [(w, torch.clamp(y, max=cap) / cap) for w, y in ys]
+        for m in gate:
+            p_values.append(pvalue_above(z, 1 / factor, m, beta))
+            lo = max(lo, cap * stratified_lower(z, beta / k, m, tune=beta))
+    p = min(1.0, k * min(p_values))
+    return Check("kl-sample", {**shown}, claimed=c, estimate=est, lo=lo, p_value=p, side="upper",
+                 methods={"truncation_factors": list(TRUNCATION_FACTORS), "p_values": p_values},
+                 reproduction=sample.record(),
+                 message=f"KL claimed {c:.6g}; witness E_P[L] ≥ {lo:.6g} at {confidence} (plug-in {est:.6g}, "
+                         f"n = {sample.n})")
+
+
 def _point_checks(statement, pair, sample, own, steps, p, value, shown, side, settings) -> list[Check]:
     conf = settings.confidence
     axis = statement.value.axis
     if statement.value.returns == "rdp_eps":
         out = []
         if side in ("upper", "exact"):
-            out.append(rdp_moment_check(sample, p[axis], value, shown, conf))
+            kl = float(p[axis]) == 1  # α = 1: the value is a KL divergence, E_P[L] (no division by α − 1)
+            out.append(_kl_sample_check(sample, value, shown, conf) if kl else
+                       rdp_moment_check(sample, p[axis], value, shown, conf))
         log_moment = getattr(pair, "log_moment", None)
         if log_moment is not None:
             out.append(_exact_check(log_moment, p[axis], own, value, steps, shown, side, sample.record(), settings))
@@ -584,31 +681,55 @@ def _point_checks(statement, pair, sample, own, steps, p, value, shown, side, se
     if statement.value.returns == "delta":
         return [profile_check(sample, p[axis], value, shown, side, conf)]
     eps, delta = _eps_delta(statement, p, value)
+    side = _eps_side(eps, side)
+    if side is None:
+        return []
     return [profile_check(sample, eps, delta, {**shown, "claimed_eps": _plain(eps)}, side, conf)]
 
 
 def _tilted_checks(statement, pair, wparams, own, steps, p, value, shown, side, settings, seed) -> list[Check]:
     """Importance-sampled checks (conformance/tilting.py) where the witness declares its family: RDP moments by the
     tilted law and profiles δ(ε) by sampling toward large losses, each with an empirical-Bernstein interval. They
-    see what plain sampling cannot (ε(α) at α up to 64, δ down to 1e-10); the plain checks stay beside them."""
+    see what plain sampling cannot (ε(α) at α up to 64, δ down to 1e-10); the plain checks stay beside them.
+    T-fold Gaussian-mixture profiles (e.g. dc.reading_* through dc.joint_step at T up to 1e4) run with
+    n = min(tilted_samples, tilted_composed_draws // T) composed draws, none below tilted_composed_min; at α = 1 (a
+    KL) there is no tilted check (the exact and plain-sample KL checks run)."""
     fam = tilting.family(pair, own)
     if fam is None:
         return []
     conf, n, axis = settings.confidence, settings.tilted_samples, statement.value.axis
     returns = statement.value.returns
     if returns == "rdp_eps":
+        if float(p[axis]) == 1:
+            return []  # a KL (α = 1): no tilted estimator of E_P[L] yet (the exact and plain-sample KL checks run)
         return [tilting.check(pair, wparams, "rdp_eps", float(p[axis]), value, side, shown, n=n, seed=seed,
                               confidence=conf)]
-    if steps != 1 and not isinstance(fam, tilting.BoundedLoss):
-        return []  # composed Gaussian-mixture profiles have no proven weight bound (tilting.profile_interval)
     if returns == "delta":
         eps, delta, point = p[axis], value, shown
     else:
         eps, delta = _eps_delta(statement, p, value)
         point = {**shown, "claimed_eps": _plain(eps)}
+        side = _eps_side(eps, side)
+        if side is None:
+            return []
     if float(eps) == math.inf:
         return []
+    if steps != 1 and isinstance(fam, tilting.GaussianMixture):
+        # T-fold: every step tilted by one λ (tilting.composed_law); n·T per-step draws within the settings' budget
+        n = min(n, settings.tilted_composed_draws // steps)
+        if n < settings.tilted_composed_min or tilting.composed_law(fam, steps, float(eps)) is None:
+            return []
     return [tilting.check(pair, wparams, "delta", float(eps), delta, side, point, n=n, seed=seed, confidence=conf)]
+
+
+def _eps_side(eps, side):
+    """The side on which a claimed ε(δ) is checked as δ at ε, or None. ε(δ) = inf{ε ≥ 0 : δ(ε) ≤ δ} is 0 whenever
+    δ(0) ≤ δ, so a claimed ε = 0 says nothing as a LOWER bound (every ε(δ) ≥ 0) and must not be read as "δ(0) ≥ δ":
+    a lower claim of 0 is not checked, an exact one only as an upper claim (δ(0) ≤ δ). (Found when the T-fold tilted
+    checks first reached base.pld_sgm_epsilon_lower at q = 5e-8: its lower ε is 0 there, δ(0) ≈ 1e-7 < δ = 1e-5.)"""
+    if float(eps) == 0 and side in ("lower", "exact"):
+        return None if side == "lower" else "upper"
+    return side
 
 
 def _eps_delta(statement, p, value):

@@ -554,10 +554,107 @@ def plants() -> list[Plant]:
                           _plant_witness("ptr.thm4_3", 1.1, ("sigma1", "sigma2")))))
 
     # --- gptr plants (seed 003 ch. 3, issue 18) ---
+    # the composed accountings (ε component scaled), checked by the end-to-end witnesses of
+    # reference/gptr/witnesses_discrete.py and witnesses_ops.py
+    scale("gptr.ex_b3_1", "0.5", "both", True, "ε of Ex B.3.1's procedures (upper)")
+    scale("gptr.ex_b3_1", "0.9", "both", True, "ε of Ex B.3.1's procedures (upper)")
+    scale("gptr.thm3_5_6", "0.5", "both", True, "ε of Liu–Talwar's Thm 3.5.6 (upper)")
+    scale("gptr.ex3_6_2", "0.5", "both", True, "ε of OPS-PTR's Ex 3.6.2 (upper)")
+    scale("gptr.thm_b4_1", "0.5", "both", True, "ε of Alg 15's Thm B.4.1 (upper)")
+    scale("gptr.thm3_5_6", "1.1", "both", False, "ε of Liu–Talwar's Thm 3.5.6 (upper)")
+
+    def _gnss_printed_ref(orig):
+        """gptr plant: Lemma 3.6.5 with its printed constant (3α+2)/(2σ_s²) (seed 003; erratum gptr.E2)."""
+        from dpspec.reference.gptr.pate import gnss_rdp_printed
+
+        @functools.wraps(orig)
+        def planted(alpha, beta, sigma_s, sigma_2):
+            return gnss_rdp_printed(alpha, sigma_s)
+        return planted
+
+    def _gnss_printed_fast(orig):
+        @functools.wraps(orig)
+        def planted(alpha, beta, sigma_s, sigma_2, allow_outside=False):
+            import torch
+
+            out = orig(alpha, beta, sigma_s, sigma_2, allow_outside=allow_outside)  # keeps the refusals
+            a, s = torch.broadcast_tensors(_t(alpha), _t(sigma_s))
+            return torch.broadcast_to((3 * a + 2) / (2 * s * s), out.shape)
+        return planted
+
+    out.append(P("gptr.lemma3_6_5:printed-constant:both", DROP_TERM, "both", ("gptr.lemma3_6_5",), True,
+                 "Lemma 3.6.5's GNSS RDP as printed, (3α+2)/(2σ_s²) (seed 003; erratum gptr.E2: below the exact GNSS "
+                 "worst case for σ_s > 81.9), in reference and fast path",
+                 _plant_replace_function("gptr.lemma3_6_5", "both", _gnss_printed_ref, _gnss_printed_fast)))
+    out.append(P("gptr.thm_b3_6:no-shape_term:both", CONDITION_REMOVED, "both", ("gptr.thm_b3_6",), True,
+                 "Thm B.3.6 without its condition R(L + β) ≥ β/2 in reference and fast path (answers where the "
+                 "squared-loss witness refutes it)", _plant_without_conditions("gptr.thm_b3_6", None, fast_too=True)))
+    out.append(P("gptr.thm_b3_11:no-lambda_ge_RL:ref", CONDITION_REMOVED, "reference", ("gptr.thm_b3_11",), True,
+                 "Thm B.3.11's condition λ ≥ RL removed from the reference (2RL + β answered for every λ)",
+                 _plant_without_conditions("gptr.thm_b3_11", ("lambda_ge_RL",))))
 
     # --- objpert plants (seed 003 ch. 2 and 4, issues 16/17) ---
+    def _rep(name, unsound, what, attr, make):
+        out.append(P(f"op.objpert_report:{name}", DROP_TERM, "reference", ("op.objpert_report",), unsound, what,
+                     _plant_swap("dpspec.reference.objpert.releases", attr, make)))
+
+    def _alg2_printed_sign(orig):  # the text's one-sided g^P (objpert.E8), µ^P kept corrected
+        def planted(f1, f2, xn, gx, mu_hat, lam, sigma, sigma2, c, printed):
+            return orig(f1, f2, xn, gx, mu_hat, lam, sigma, sigma2, c, printed)[0], orig(
+                f1, f2, xn, gx, mu_hat, lam, sigma, sigma2, c, True)[1]
+        return planted
+
+    _rep("alg2-printed-gP", True, "Algorithm 2 DATA-DEP with the printed one-sided g^P = f'ĝᵀx + … (erratum objpert.E8)",
+         "_dep_first_and_third", _alg2_printed_sign)
+    _rep("alg9-printed-gP", True, "Algorithm 9 with the printed one-sided g^P (erratum objpert.E8)", "adaptive_g",
+         lambda orig: (lambda f1, gx, xn, sigma2, c, printed=False: orig(f1, gx, xn, sigma2, c, True)))
+    _rep("one-sided-quantile", True, "c = Φ⁻¹(1 − ρ) for Φ⁻¹(1 − ρ/2) in every report (each Gaussian event "
+         "fails twice as often)", "normal_quantile_upper", lambda orig: (lambda rho: orig(2 * float(rho))))
+    _rep("goe-tau-chiani", True, "τ of Chiani's normalisation (Z + Zᵀ)/2 for the GOE (Z + Zᵀ)/√2 the reports add "
+         "(erratum objpert.E2: τ/√2)", "goe_tau", lambda orig: (lambda d, rho: orig(d, rho) / 2**0.5))
+    _rep("logdet-term-x0.5", True, "the report's log-det term |−log(1 − f''µ^P)| halved", "_first_term",
+         lambda orig: (lambda a: 0.5 * orig(a)))
+    scale("objpert.thm4_3_2_kl", "0.99", "both", True, "Thm 4.3.2's KL (α = 1) bound")
 
     # --- dc plants (seed 004, issue 19) ---
+    def _dc_claim_c2_printed(orig):
+        """dc plant: Claim C(2) as printed, Δf = p c1 + (1 − p) c2 at p = 0.1 (seed 004 L960–L965; erratum dc.E4)."""
+        from dpspec.reference.dc.readings import claim_c2_printed
+
+        @functools.wraps(orig)
+        def planted(c1, c2, selection="fixed"):
+            return claim_c2_printed(c1, c2, selection, "0.1")
+        return planted
+
+    def _dc_reading_c_delta_gp_c1(orig):
+        """dc plant: σ_eff of reading C with Δ_gp = c1 (c2 := c1 in reading C only: 2c1 − c2 becomes c1)."""
+        @functools.wraps(orig)
+        def planted(reading, sigma_dp, c1, c2, *args, **kwargs):
+            return orig(reading, sigma_dp, c1, c1 if reading == "C" else c2, *args, **kwargs)
+        return planted
+
+    def _dc_check_c_dropped(orig):
+        """dc plant: the evaluator's own c2 ≤ c1 check removed (the values pass through unchecked)."""
+        @functools.wraps(orig)
+        def planted(c1, c2):
+            return mpmath.mpf(c1), mpmath.mpf(c2)
+        return planted
+
+    # the T-fold accountings (checked by the tilted T-fold profile of dc.joint_step, conformance/tilting.py)
+    scale("dc.reading_b", "0.9", "both", True, "ε(δ) (upper, T-fold SGM)")
+    scale("dc.thm5_1_total", "0.9", "both", True, "ε(δ) (upper, T-fold joint step)")
+    out.append(P("dc.claim_c2:printed-sensitivity:ref", DROP_TERM, "reference", ("dc.claim_c2",), True,
+                 "Claim C(2)'s sensitivity as printed, p c1 + (1 − p) c2 at p = 0.1 (seed 004 L960–L965, erratum "
+                 "dc.E4), in place of c1 / 2c1 − c2, reference only",
+                 _plant_swap("dpspec.reference.dc.readings", "claim_c2", _dc_claim_c2_printed)))
+    out.append(P("dc.reading_c:delta-gp-c1:ref", DROP_TERM, "reference", ("dc.reading_c",), True,
+                 "reading C with Δ_gp = c1 (notes §3.4 (C) before the review; top-⌊pB⌋ needs 2c1 − c2), reference "
+                 "only", _plant_swap("dpspec.reference.dc.readings", "_sigma_eff", _dc_reading_c_delta_gp_c1)))
+    out.append(P("dc.reading_a:no-c2_at_most_c1:ref", CONDITION_REMOVED, "reference", ("dc.reading_a",), True,
+                 "reading A's condition c2 ≤ c1 dropped (the statement's and the evaluator's own check): it answers "
+                 "at c2 > c1, reference only",
+                 _combine(_plant_without_conditions("dc.reading_a", ("c2_at_most_c1",)),
+                          _plant_swap("dpspec.reference.dc.readings", "_check_c", _dc_check_c_dropped))))
 
     return [dataclasses.replace(p, note=NOTES.get(p.name, "")) for p in out]
 
@@ -575,13 +672,47 @@ NOTES: dict[str, str] = {
     "base.gdp_profile:x0.999999:both": "1e-6 relative is below Monte Carlo resolution; no exact δ(ε) on the witness",
     "ptr.thm4_4:x0.9:ref:α > 64": "no fast-vs-reference draw inside (C1)–(C4) had α > 64 (C3/C4 bound α)",
     "bc.thm4_6_profile:x0.9:both": "Theorem 4.6's δ exceeds the exact A1 δ(ε) by more than 10 % at every drawn point "
-                                   "(the cut at c_L is loose), so the scaled bound stays above bc.a1_profile, the "
-                                   "only truth it is checked against (it has no witness pair of its own)",
+                                   "(the cut at c_L is loose), so the scaled bound stays above bc.a1_profile and above "
+                                   "the sampled loss of its witness bc.a1_mixture (the same truth)",
     "ptr.thm4_4:drop-B2:ref": "B2 dominates only in part of the domain; the 5 fast-vs-reference draws missed it, "
                               "and the witnesses are lower bounds, which a smaller max(B0, B1) still exceeds",
     # --- gptr notes (issue 18) ---
+    "gptr.ex_b3_1:x0.9:both": "the example is the Gen-PTR procedure at ε′ = 2 > ε, which always passes and is "
+        "report-noisy-max alone (loss < ε = 1 < 0.9·(ε̃ + ε′) = 2.7): the bound's own slack. The classic procedure's "
+        "pair has loss exactly ε̃ (exact δ(0.9ε̃) = 5.4e-3 > δ, tests/gptr/test_gptr_witnesses_composed.py), but "
+        "conform samples it only at drawn domain points where the procedure is drawn",
+    "gptr.ex3_6_2:x0.5:both": "the OPS-PTR witness's largest sampled loss is about 0.8 at the example (ε + ε̂ = 1.5; "
+        "the λ_min and Δ releases spend their ε̂ on ‖𝒳‖²-sensitivity Gaussians whose loss stays far below ε̂ except "
+        "in δ̂-tails), so δ at 0.75 is below what 20 000 plain draws resolve; no tilt family fits the 5-column output",
+    "gptr.thm_b4_1:x0.5:both": "as gptr.ex3_6_2:x0.5: the end-to-end Alg 15 witness's loss stays below ε/2 except in "
+        "tails that plain sampling at the quick size does not resolve (its 2Φ̄(√(2 log(2/δ))) false-positive and "
+        "the releases' δ/6 are far below 1/n)",
+    "gptr.thm_b3_6:no-shape_term:both": "the squared-loss witness refutes Thm B.3.6 only where R(L + β) < β/2, and an "
+        "'eps at delta' statement gets plain Monte Carlo only at its example (inside the condition); the drawn "
+        "domain points outside it get sample-free checks only, and gptr.ops_ridge has no tilt family (erratum "
+        "gptr.E17's exact profile, ops_pair_profile, is what sees it)",
     # --- objpert notes (issues 16/17) ---
+    "op.objpert_report:one-sided-quantile": "each Gaussian event of the report fails w.p. ρ instead of ρ/2, but the "
+        "coverage failure rate stays below the claimed kρ at every checked instance (quick, seed 0: E8 instance DEP "
+        "0.05 % vs 0.3 %, INDEP 0.08 % vs 0.1 %; drawn DEP 0.87 % vs 3 %, INDEP 0.55 % vs 1 %): the union bound over "
+        "the report's events is slack, so no sample size can refute the claim there",
+    "op.objpert_report:goe-tau-chiani": "τ/√2 only enters Algorithm 2's Require (the drawn σ3 ≤ λ/(4τ) keep it "
+        "satisfied) and Algorithm 9's factor (λ̂ + τσ3)/λ̂ with τσ3 ≪ λ̂ at the checked instances: failure rates "
+        "unchanged within noise (E8 DEP 0.03 % vs 0.3 %; drawn DEP 0.42 % vs 3 %)",
+    "op.objpert_report:logdet-term-x0.5": "the log-det term is a small part of ε^P_1 at the checked instances (n ≥ "
+        "20, λ ≥ 0.3 make f''µ small): halving it raises the failure rate (E8 DEP 0.15 %, drawn DEP 1.1 %, drawn "
+        "INDEP 0.68 %) but not above the claimed 0.3 %, 3 %, 1 %",
     # --- dc notes (issue 19) ---
+    "dc.reading_b:x0.9:both": "the RDP ε is itself 9.7 % above the tight ε at the example (3.9996 vs 3.6462 by the "
+        "fast PLD; q = 0.00512, σ = 0.8837, T = 9766, δ = 1e-5), so 0.9·ε is within 1.3 % of the truth, below what "
+        "the T-fold tilted check resolves with n = 409 composed draws (p = 0.62 at 0.99 × the tight ε); at the drawn "
+        "points the tilt has no power (σ = 0.3, q = 0.05: no integer λ beats plain sampling; q ≈ 2e-4: true δ ≈ 1e-31 "
+        "≪ the claim) or the slack exceeds 10 % (q = 1, T = 2234). Caught at ε × 0.8 "
+        "(tests/conformance/test_runner_wiring.py); a fractional tilt λ ∈ (0, 1) would be needed at small σ_eff",
+    "dc.thm5_1_total:x0.9:both": "σ_eff ≈ 0.33 at the example (and smaller at the drawn points): per step log M(2) ≫ "
+        "ε/T, so no integer tilt λ ≥ 1 beats plain sampling and the check runs with λ = 0 (n = 409: upper end 0.047 ≫ "
+        "δ = 1e-5); at the low-q point (λ = 2) the 10 % lies inside the RDP conversion's slack. Needs a fractional "
+        "tilt (the tilted law q·ℓ^α is then no finite mixture: not implemented)",
 }
 
 

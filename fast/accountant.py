@@ -34,10 +34,15 @@ against the table's domains without tensors (the same DomainError as the tensor 
 RDP composes additively (Mironov 2017, Prop. 1): ε_total(α) = Σ_i count_i·ε_i(α). ``rdp(alphas)`` evaluates that
 in one batched pass per mechanism over the DISTINCT parameter tuples × orders (equal tuples are grouped and their
 counts added), and ``epsilon(delta)`` / ``delta(eps)`` convert with the BBG+20 Thm 21 / CKS20 Prop. 12
-formulas (fast/conversion.py) and a continuous order search: a grid that contains Opacus' default orders (so the
-answer is never above Opacus' at its own orders, up to the per-order RDP values), extended above 10^4 or below
-1 + 10^-4 only where the best order is at an end, plus golden-section refinement: a bounded number of orders, at most
-len(GRID) + 89 (fast/conversion.py). The reported ε is the objective at the order found, so it is a valid bound;
+formulas (fast/conversion.py) and a continuous order search (``_integer_then_zoom``, issue 14: as fast as Opacus'
+RDPAccountant at its headline): the integer orders 2…64, 80, …, 256 in one batched call (the SGM's exact binomial
+sums), then zoom rounds on log(α − 1) inside the best integer order's bracket — the first at Opacus' default orders
+there too (so the answer is never above Opacus' at its own orders, up to the per-order RDP values) — until a
+convexity bound on the gap is below 1e-10 relative (2–3 rounds at a smooth minimum). Where the best integer order
+is 2 or 256 (the minimum may lie outside the ladder), the full search of fast/conversion.py runs instead: a grid that
+contains Opacus' default orders, extended above 10^4 or below 1 + 10^-4 only where the best order is at an end, plus
+golden-section refinement (at most len(GRID) + 89 orders). The answer is kept until the records change. The
+reported ε is the objective at the order found, so it is a valid bound;
 ε ≥ 0 and δ ≤ 1 as in the reference. ``get_epsilon``/``get_privacy_spent``/``epsilon``/``delta`` take δ (or ε) as a
 real number (a Python or numpy number, or a one-element tensor; strings, None and booleans are refused) and
 ``alphas`` as None or a non-empty 1-D sequence of orders > 1; anything else is a DomainError naming the argument.
@@ -156,13 +161,79 @@ def _alphas(alphas) -> torch.Tensor | None:
     return check("alphas", orders, ALPHA)
 
 
+# The RDP method's default search (``_integer_then_zoom``): the integer orders first (the SGM's exact binomial sums,
+# one cheap batched call), then a zoom on log(α − 1) inside the bracket of the best integer order.
+INTEGER_ORDERS = tuple(range(2, 65)) + (80, 96, 128, 192, 256)
+ZOOM_POINTS = 10      # uniform points of a zoom round inside the current bracket (plus the parabola's vertex)
+ZOOM_ROUNDS = 40      # at most this many rounds (a V-shaped minimum needs many; a smooth one 2–4)
+ZOOM_RTOL = 1e-10     # stop when the convexity bound on the gap to the bracket's minimum is below this·max(1, |F|)
+
+
+def _gap_bound(s: list, v: list, j: int) -> float:
+    """How far below v[j] (the smallest value found) the minimum between s[j-1] and s[j+1] can lie if the objective
+    is convex there: the chord through the best point and one neighbour, extended past the best point, bounds it."""
+    left = (v[j - 1] - v[j]) * (s[j + 1] - s[j]) / (s[j] - s[j - 1])
+    right = (v[j + 1] - v[j]) * (s[j] - s[j - 1]) / (s[j + 1] - s[j])
+    return max(left, right)
+
+
+def _integer_then_zoom(objective, device) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """(min value, argmin α) of ``objective`` (orders → values, NaN = +inf) found by: INTEGER_ORDERS in one call;
+    the best one's neighbours a⁻ < a* < a⁺ bracket the minimiser (the objective is unimodal in s = log(α − 1):
+    fast/conversion.py); then zoom rounds of ZOOM_POINTS points uniform in s over the current bracket, plus the
+    vertex of the parabola through the best point and its neighbours, the first round also at Opacus' default
+    orders inside the bracket (so the answer is never above Opacus' at its own orders, up to the per-order RDP
+    values); the bracket becomes the best point's neighbours among all points evaluated, until ``_gap_bound`` is
+    below ZOOM_RTOL·max(1, |F|) or ZOOM_ROUNDS rounds. Every value reported is the objective at an order evaluated,
+    so it is a valid bound at that order. None where the best integer order is the first or the last of the ladder
+    or no value is finite (the caller then runs the full continuous search)."""
+    ints = torch.tensor(INTEGER_ORDERS, dtype=DTYPE, device=device)
+    values = objective(ints)
+    values = torch.where(torch.isnan(values), torch.full_like(values, math.inf), values).tolist()
+    j = min(range(len(values)), key=values.__getitem__)
+    if not math.isfinite(values[j]) or j == 0 or j == len(values) - 1:
+        return None
+    a_lo, a_hi = INTEGER_ORDERS[j - 1], INTEGER_ORDERS[j + 1]
+    points = {math.log(a - 1): (v, float(a)) for a, v in zip(INTEGER_ORDERS[j - 1:j + 2], values[j - 1:j + 2])}
+    first = [math.log(a - 1) for a in OPACUS_ALPHAS if a_lo < a < a_hi and a != int(a)]
+    for _ in range(ZOOM_ROUNDS):
+        s = sorted(points)
+        v = [points[x][0] for x in s]
+        k = min(range(len(v)), key=v.__getitem__)
+        if 0 < k < len(s) - 1 and _gap_bound(s, v, k) <= ZOOM_RTOL * max(1.0, abs(v[k])):
+            break
+        lo, hi = s[max(k - 1, 0)], s[min(k + 1, len(s) - 1)]
+        new = [lo + (hi - lo) * (i + 1) / (ZOOM_POINTS + 1) for i in range(ZOOM_POINTS)] + first
+        first = []
+        if 0 < k < len(s) - 1:  # the parabola through the best point and its neighbours: its vertex
+            (x0, x1, x2), (y0, y1, y2) = s[k - 1:k + 2], v[k - 1:k + 2]
+            den = (x1 - x0) * (y1 - y2) - (x1 - x2) * (y1 - y0)
+            if den != 0 and all(map(math.isfinite, (y0, y1, y2))):
+                vertex = x1 - 0.5 * ((x1 - x0) ** 2 * (y1 - y2) - (x1 - x2) ** 2 * (y1 - y0)) / den
+                if lo < vertex < hi:  # the vertex and a cluster around it at three scales (a smooth minimum
+                    # is then closed in one or two rounds)
+                    new += [min(max(vertex + f * (hi - lo), lo), hi) for f in (0, -1e-1, 1e-1, -1e-2, 1e-2,
+                                                                                -1e-3, 1e-3)]
+        new = sorted({x for x in new if x not in points and lo < x < hi})
+        if not new:
+            break
+        a = 1 + torch.exp(torch.tensor(new, dtype=DTYPE, device=device))
+        got = objective(a)
+        got = torch.where(torch.isnan(got), torch.full_like(got, math.inf), got).tolist()
+        points.update((x, (y, o)) for x, y, o in zip(new, got, a.tolist()))
+    value, order = min(points.values())
+    return torch.tensor(value, dtype=DTYPE, device=device), torch.tensor(order, dtype=DTYPE, device=device)
+
+
 class Accountant:
     """Composes records; answers ``epsilon(delta)``, ``delta(eps)`` and the RDP curve ``rdp(alphas)``."""
 
     def __init__(self, device: torch.device | str | None = None, direction: str = "remove", method: str = "pld",
                  eps_width: float = EPS_WIDTH):
-        self._records: list[Record] = []
+        self._store: list[Record] = []
         self._last: dict[str, int] = {}  # mechanism → index of its last record (the merge target)
+        # the last SGM record as [index, q, σ, steps not yet added to it]: step() only counts (``_records`` adds)
+        self._run: list | None = None
         self.device = torch.device(device) if device is not None else torch.device("cpu")
         self.direction = DIRECTIONS.check("direction", direction)
         self.method = METHODS.check("method", method)
@@ -171,14 +242,31 @@ class Accountant:
         self._plds_key: tuple = ()
         self._pld_cache: dict = {}
         self._pld_group_list: list = []
+        self._rdp_answers: dict = {}  # (records, direction, objective, target) → (value, α) of the RDP search
         self.grid_step: float | None = None  # the lattice step of the last PLD answer
         self.converged: bool | None = None  # whether that answer met its target width
 
     # -- recording ------------------------------------------------------------------------------------------
     @property
+    def _records(self) -> list[Record]:
+        """The record list, with the steps that ``step()`` counted added to the last SGM record."""
+        run = self._run
+        if run is not None and run[3]:
+            i = run[0]
+            r = self._store[i]
+            self._store[i] = (r[0], r[1], r[2] + run[3])
+            run[3] = 0
+        return self._store
+
+    @_records.setter
+    def _records(self, records) -> None:
+        self._set_records(records)
+
+    @property
     def records(self) -> tuple[Record, ...]:
-        """The composed records (equal consecutive records of a mechanism merged)."""
-        return tuple(self._records)
+        """The composed records (equal consecutive records of a mechanism merged), as ``Record``s (the list holds
+        plain tuples: a NamedTuple costs several µs to allocate here, which ``step()`` would pay per new record)."""
+        return tuple(Record(*r) for r in self._records)
 
     def supports(self, mechanism) -> bool:
         """Whether this accountant can compose ``mechanism`` (a catalogue id, or a Record)."""
@@ -187,15 +275,19 @@ class Accountant:
     def _append(self, mechanism: str, values: tuple, count: int) -> None:
         """O(1): merge with the last record of ``mechanism`` when its parameters are equal, else append."""
         i = self._last.get(mechanism)
-        if i is not None and self._records[i].params == values:
-            self._records[i] = Record(mechanism, values, self._records[i].count + count)
+        if i is not None and self._records[i][1] == values:
+            self._records[i] = (mechanism, values, self._records[i][2] + count)
         else:
             self._last[mechanism] = len(self._records)
-            self._records.append(Record(mechanism, values, count))
+            self._records.append((mechanism, values, count))  # a plain tuple: ``records`` makes Records
+            if mechanism == SGM:
+                self._run = [len(self._store) - 1, values[0], values[1], 0]
 
     def _set_records(self, records: Iterable[Record]) -> None:
-        self._records = list(records)
-        self._last = {r.mechanism: i for i, r in enumerate(self._records)}
+        self._store = list(records)
+        self._last = {r[0]: i for i, r in enumerate(self._store)}
+        i = self._last.get(SGM)
+        self._run = None if i is None else [i, self._store[i][1][0], self._store[i][1][1], 0]
 
     # -- tight accounting (method "pld") --------------------------------------------------------------------
     def _pld_groups(self) -> list[tuple[dict, int]]:
@@ -357,12 +449,27 @@ class Accountant:
 
     def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
         """One SGM step, recorded exactly as Opacus' ``RDPAccountant.step`` (about 1 µs when it repeats the last SGM
-        record's Python-float parameters: the count grows, nothing is checked again)."""
-        i = self._last.get(SGM)
-        if i is not None and type(noise_multiplier) is float and type(sample_rate) is float:
-            r = self._records[i]
-            if r.params[0] == sample_rate and r.params[1] == noise_multiplier:
-                self._records[i] = Record(SGM, r.params, r.count + 1)
+        record's Python-float parameters: the count grows, nothing is checked again). Python floats are checked by
+        two chained comparisons (NaN fails both; the domains σ ∈ (0, inf), q ∈ (0, 1]) and appended as a new record
+        without tensors; anything else — other types, and every value outside its domain — goes through ``compose``,
+        which raises the one DomainError naming the argument."""
+        if type(noise_multiplier) is float and type(sample_rate) is float:
+            run = self._run
+            if run is not None and run[1] == sample_rate and run[2] == noise_multiplier:
+                run[3] += 1
+                return
+            if 0.0 < noise_multiplier < math.inf and 0.0 < sample_rate <= 1.0:
+                # a new SGM record (the run above holds the last one's parameters, so it cannot merge)
+                store = self._store
+                if run is None:
+                    self._run = run = [0, 0.0, 0.0, 0]
+                elif run[3]:
+                    r = store[run[0]]
+                    store[run[0]] = (r[0], r[1], r[2] + run[3])
+                    run[3] = 0
+                run[0] = self._last[SGM] = len(store)
+                run[1], run[2] = sample_rate, noise_multiplier
+                store.append((SGM, (sample_rate, noise_multiplier), 1))
                 return
         self._compose(SGM, {"q": sample_rate, "sigma": noise_multiplier}, 1, "steps")
 
@@ -389,13 +496,13 @@ class Accountant:
 
     def __len__(self) -> int:
         """The number of steps recorded (all mechanisms)."""
-        return sum(r.count for r in self._records)
+        return sum(r[2] for r in self._records)
 
     # -- views: Opacus' history, and the per-mechanism lists of the pre-record format -----------------------
     def _replace(self, family: tuple[str, ...], rows: Iterable[tuple[str, Sequence, object]]) -> None:
         """Replace the records of the ``family`` mechanisms by ``rows`` (mechanism, params, count), checked and
         appended as given (not merged); on error nothing changes."""
-        kept = [r for r in self._records if r.mechanism not in family]
+        kept = [r for r in self._records if r[0] not in family]
         self._set_records(kept + self._checked(rows))
 
     @staticmethod
@@ -428,7 +535,7 @@ class Accountant:
         self._replace((SGM, GAUSSIAN), ((SGM, (q, sigma), n) for sigma, q, n in runs))
 
     def _legacy_view(self, mechanism: str) -> list[tuple]:
-        return [(*r.params, r.count) for r in self._records if r.mechanism == mechanism]
+        return [(*p, n) for m, p, n in self._records if m == mechanism]
 
     laplace_history = property(lambda self: self._legacy_view(LAPLACE),
                                lambda self, runs: self._replace((LAPLACE,), ((LAPLACE, r[:-1], r[-1]) for r in runs)),
@@ -486,9 +593,18 @@ class Accountant:
             values = torch.where(torch.isnan(values), torch.full_like(values, math.inf), values)
             i = int(torch.argmin(values))
             return values[i], orders[i]
-        grid = torch.tensor(GRID, dtype=DTYPE, device=self.device)
-        return minimise_over_orders(lambda a: objective(curve(a), a, target), (), grid, grid=grid,
-                                    golden_steps=GOLDEN_STEPS)
+        key = (tuple(self._records), self.direction, objective.__name__, float(target))
+        if key in self._rdp_answers:
+            return self._rdp_answers[key]
+        found = _integer_then_zoom(lambda a: objective(curve(a), a, target), self.device)
+        if found is None:  # the best integer order is at an end of the ladder: the full continuous search
+            grid = torch.tensor(GRID, dtype=DTYPE, device=self.device)
+            found = minimise_over_orders(lambda a: objective(curve(a), a, target), (), grid, grid=grid,
+                                         golden_steps=GOLDEN_STEPS)
+        if len(self._rdp_answers) > 64:
+            self._rdp_answers.clear()
+        self._rdp_answers[key] = found
+        return found
 
     # -- answers --------------------------------------------------------------------------------------------
     def get_privacy_spent(self, *, delta: float, alphas: Sequence[float] | None = None) -> tuple[float, float]:
@@ -533,7 +649,7 @@ class Accountant:
     def state_dict(self, destination=None):
         """The records, as plain tuples (mechanism id, params, count): picklable with ``torch.load(weights_only=True)``."""
         destination = OrderedDict() if destination is None else destination
-        destination["records"] = [(r.mechanism, tuple(r.params), r.count) for r in self._records]
+        destination["records"] = [(m, tuple(p), n) for m, p, n in self._records]
         destination["mechanism"] = self.mechanism()
         return destination
 

@@ -93,6 +93,17 @@ def _curve_name(curve) -> str:
     return name if len(name) <= 100 else name[:99] + "…"
 
 
+def _broadcast(a: tuple, b: tuple) -> tuple | None:
+    """The broadcast of two shapes, or None (``torch.broadcast_shapes`` without its first-call import of
+    torch._refs and sympy: seconds, once per process)."""
+    out = []
+    for x, y in zip(reversed((1,) * (len(b) - len(a)) + a), reversed((1,) * (len(a) - len(b)) + b)):
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(reversed(out))
+
+
 def _checked(curve, alpha: torch.Tensor, out, name: str) -> torch.Tensor:
     at = f"at alpha={alpha.reshape(-1)[0].item()!r}" + (", ..." if alpha.numel() > 1 else "")
     if not isinstance(out, torch.Tensor):
@@ -107,10 +118,7 @@ def _checked(curve, alpha: torch.Tensor, out, name: str) -> torch.Tensor:
     if out.dtype == torch.bool or out.is_complex():
         raise DomainError(name, f"{_curve_name(curve)} (returns a {out.dtype} tensor {at})", _CURVE_DOMAIN)
     out = out.to(device=alpha.device, dtype=alpha.dtype)
-    try:
-        shape = torch.broadcast_shapes(out.shape, alpha.shape)
-    except RuntimeError:
-        shape = None
+    shape = _broadcast(tuple(out.shape), tuple(alpha.shape))
     if out.ndim == 0 or out.shape[-1] != alpha.shape[-1] or shape is None:
         raise DomainError(name, f"{_curve_name(curve)} (returns shape {tuple(out.shape)} for orders of shape "
                                 f"{tuple(alpha.shape)} {at})", _CURVE_DOMAIN)

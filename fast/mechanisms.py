@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from dpspec.reference.domains import NOISE, SAMPLING_RATE, Real
+from dpspec.reference.base.spec import WOR_BATCH as _WOR_BATCH, WOR_DATASET as _WOR_DATASET  # dependency-free
 from dpspec.reference.errors import ParameterError
 from dpspec.reference.objpert import spec as _objpert  # dependency-free module
 from dpspec.reference.ptr.spec import DELTA0, Q_RATE  # δ0 ∈ (0, 1/2], q ∈ (0, 1) (dependency-free module)
@@ -121,6 +122,29 @@ MECHANISMS: dict[str, Mechanism] = _entries(
         "tight: the Lemma C.4.6 pair × N(2τ/λ, σ_out²) (Thm C.4.1).",
         pld="dpspec.fast.objpert.pairs:amp_pair"),
 )
+
+
+# Sampling without replacement and the replace-one relation (reference/base/subsampling_wor.py, issue 14): the
+# record's mechanism is the RDP statement; the tight method composes ONE symmetric pair per step (the order of a
+# replace-one pair may change from step to step; fast/base/pld_pairs_wor.py).
+MECHANISMS.update(_entries(
+    Mechanism(
+        "base.sgm_wor_rdp", (("m", _WOR_BATCH), ("n", _WOR_DATASET), ("sigma", NOISE)),
+        "dpspec.fast.base.subsampling_wor:sgm_wor_rdp_curve", (),
+        "Gaussian step on a batch of m of n records drawn without replacement, replace-one neighbours (per-record "
+        "clipping norm 1, so a replacement moves the sum by <= 2). RDP: Wang, Balle & Kasiviswanathan 2019 (arXiv "
+        "1808.00087) Thm 9 (+inf above alpha = 1e4); tight: the symmetric pair C_gamma(f) of Dong, Roth & Su 2022 "
+        "Thm 4.2, gamma = m/n.",
+        pld="dpspec.fast.base.pld_pairs_wor:wor_pairs"),
+    Mechanism(
+        "base.sgm_replace_one_rdp", (("q", SAMPLING_RATE), ("sigma", NOISE)),
+        "dpspec.fast.base.subsampling_wor:sgm_replace_one_rdp", (),
+        "Poisson-subsampled Gaussian step under replace-one neighbours (per-record clipping norm 1). RDP: the weak "
+        "triangle inequality through N(0, sigma^2) (Mironov 2017 Prop. 11) with MTZ19's curve, an upper bound; "
+        "tight: the symmetric pair ((1-q)N(0)+qN(1), (1-q)N(0)+qN(-1)) (Zhu, Dong & Wang 2022; dp-accounting's "
+        "REPLACE pair).",
+        pld="dpspec.fast.base.pld_pairs_wor:replace_one_pairs"),
+))
 
 
 def ptr_subsampled_tightest(alpha, q, sigma1, sigma2, b, delta0):

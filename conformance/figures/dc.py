@@ -1,7 +1,8 @@
 """Figures of seed 004 (DC-DPSGD, "Clip Body and Tail Separately", arXiv 2405.17529v1; seed file
 004_18684d5c7944b6f0.txt; notes shared/notes/dc-dpsgd.md), regenerated from the catalogue (``dpspec figures dc``).
 The paper has no figure of its bounds: these are the pictures issue 19 asks for — the convergence bounds with their
-explicit constants against T, the dc.E9 crossover, and the privacy claim against what dpspec certifies. Every number is
+explicit constants against T, the dc.E9 crossover, and the privacy claim against what dpspec certifies — and the
+paper's Figs 3–4 re-run on shipped data (not CIFAR10). Every number is
 computed here except the recipe's σ of the four dataset settings (notes §2 T5.1 table: Opacus' RDP calibration for
 ε/2 = 4; the ``claimed`` column recomputes ε_tr + ε_dp from it, ≈ 8, which checks them).
 
@@ -28,12 +29,27 @@ row):
   at ImageNette also helper B's mpmath reference reading_epsilon, RDP, in ``reference_rdp_*``).
 * ``fig_privacy_sigma_dc`` — CIFAR10's (q, T, δ) (notes §3.3): the same five quantities against σ_dp (σ_tr = σ_dp,
   the recipe), RDP.
+* ``fig3_training_dc`` — the paper's Fig 3 (L272–L278, "optimization performance during CIFAR10 training") on SHIPPED
+  data: training accuracy against the step for DP-SGD clipped at c1 = 1 and at c2 = 0.1 and DC-DPSGD under readings
+  A, B, C (helper E's operator DCDPSGD, p = 0.1, k = 50), all at the SAME sound (ε, δ) = (4, 1e-5) (one σ, every
+  method's σ_eff = σ; each row carries its certified ε recomputed from the σ_eff its accountant records).
+* ``fig4_heatmap_dc`` — the paper's Fig 4 (L304, §6.3: "test accuracy heatmap on CIFAR10 with c1, c2 and η"; c1 ≈ 10c2
+  read off it) on the same data: final test accuracy of DC-DPSGD (reading B, the fixed threshold: σ_eff = σ_dp for
+  every c1, c2, so one σ serves the grid) over c1/c2 ∈ {1, 10, 100} (1 = DP-SGD), c2 and η.
+  Data of both (examples/dc_heavy_tails.py's digits task, reused): scikit-learn's bundled 8×8 digits with
+  long-tailed classes and 5 % of the training rows scaled by Pareto(1.5), softmax regression, q = 0.05. What they
+  reproduce: the experiments' design (methods at one certified budget; the c1/c2 × c2 × η sweep). What they do
+  not: CIFAR10, SimCLRv2/ResNeXt features, the paper's accuracies or its c1 ≈ 10c2 optimum (CIFAR10 is not shipped;
+  no downloads). --quick: T = 40, one seed, one η, σ = QUICK_SIGMA (no calibration); full: T = 400 (Fig 3, 3 seeds)
+  and T = 200 (Fig 4, 2 seeds, c2 ∈ {0.01, 0.1, 1}, η ∈ {0.5, 2, 8}), σ calibrated by RDP.
 """
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -186,6 +202,169 @@ def sigma_cases(grid) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Figs 3–4 of the paper, on shipped data (seed 004 §6.2–6.3, L272–L304)
+
+# The paper's Fig 3 ("optimization performance during CIFAR10 training": training accuracy per step, DPSGD vs
+# DC-DPSGD) and Fig 4 ("test accuracy heatmap on CIFAR10 with c1, c2 and η"; §6.3 reads c1 ≈ 10c2 off it) on the
+# data examples/dc_heavy_tails.py trains on: scikit-learn's bundled digits with long-tailed classes and 5 % of the
+# training rows scaled by Pareto(1.5) factors (heavy-tailed per-sample gradient norms), softmax regression. CIFAR10
+# is not shipped (no downloads): these reproduce the experiments' DESIGN (same sound (ε, δ) for every method, the
+# ratio c1/c2 ∈ {1, 10, 100}, c2 and η swept) — not the paper's numbers, data or model.
+FIG_EPS, FIG_DELTA, FIG_Q = 4.0, 1e-5, 0.05  # the example's target and Poisson rate
+# --quick skips the RDP calibration (~9 s of CPU): σ = 0.8774 is calibrate_sigma(4, 1e-5, 0.05, 40, method="rdp",
+# rtol=1e-3) = 0.87731 of the full mode's route, rounded up to 4 digits; every row's certified ε is recomputed from
+# the run's σ_eff either way (3.9990 here).
+QUICK_SIGMA = 0.8774
+FIG3 = {"quick": {"steps": 40, "every": 10, "seeds": 1, "sigma": QUICK_SIGMA},
+        "full": {"steps": 400, "every": 20, "seeds": 3, "sigma": None}}
+FIG3_METHODS = (("dpsgd", C1), ("dpsgd", C2), ("dc", "A"), ("dc", "B"), ("dc", "C"))
+FIG4 = {"quick": {"ratios": (1, 10, 100), "c2": (0.1,), "lr": (4.0,), "steps": 40, "seeds": 1,
+                  "sigma": QUICK_SIGMA},
+        "full": {"ratios": (1, 10, 100), "c2": (0.01, 0.1, 1.0), "lr": (0.5, 2.0, 8.0), "steps": 200, "seeds": 2,
+                 "sigma": None}}
+FIG_CAPTION = ("digits (scikit-learn, bundled; long-tailed classes, 5 % Pareto(1.5)-scaled rows), softmax "
+               "regression — NOT the paper's CIFAR10 (not shipped): the experiment's design, not its numbers")
+
+
+@functools.lru_cache(maxsize=None)
+def _example():
+    """examples/dc_heavy_tails.py of this checkout (its data, per-sample gradients, Poisson batches, DP-SGD step and
+    RDP calibration are reused, not copied). The figures need the source tree (an editable install)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "dc_heavy_tails.py"
+    if not path.exists():
+        raise SystemExit(f"dpspec figures dc: Figs 3–4 reuse {path.name} of the source tree, not found at {path}")
+    spec_ = importlib.util.spec_from_file_location("_dpspec_dc_heavy_tails", path)
+    module = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(module)
+    return module
+
+
+@functools.lru_cache(maxsize=None)
+def fig_sigma(steps: int) -> float:
+    """σ with certified ε(δ) ≤ FIG_EPS after T Poisson-subsampled Gaussian steps at FIG_Q (the example's RDP
+    calibration, dpspec.fast.accountant.calibrate_sigma); every method below runs at σ_eff = σ."""
+    return _example().sound_sigma(FIG_EPS, FIG_Q, steps)
+
+
+def _digits():
+    ex = _example()
+    cfg = ex.TASKS["digits"]
+    return ex.digits_data(cfg["rho"], cfg["corrupt"], cfg["pareto"]), cfg
+
+
+def dc_sigmas(reading: str, sigma: float, c1: float, c2: float) -> tuple[float, float]:
+    """(σ_dp, σ_tr) of reading A/B/C such that σ_eff = σ (notes §3.4; σ_tr = σ_dp, the paper's recipe): A and C pay
+    the selection's Δ_gp = 2c1 − c2 (A: σ_dp = σ(2 − c2/c1); C: σ√(1 + (2 − c2/c1)²)), B pays c1 (σ_dp = σ)."""
+    a = 2 - c2 / c1
+    s = {"A": sigma * a, "B": sigma, "C": sigma * math.hypot(1.0, a)}[reading]
+    return s, s
+
+
+def _accuracy(w, x, y) -> float:
+    return float(((x @ w.reshape(10, -1).T).argmax(1) == y).double().mean())
+
+
+def train_run(kind: str, arg, *, c1: float, c2: float, sigma: float, lr: float, steps: int, seed: int, every: int,
+              data, k: int) -> dict:
+    """One Poisson-sampled run on the digits task (w ← w − η·noisy sum/(q n), from w = 0): kind "dpsgd" (Abadi et
+    al. clipped at ``arg``, noise σ·arg) or "dc" (the operator DCDPSGD, reading ``arg``, c1, c2, p = 0.1, σ's from
+    :func:`dc_sigmas`). Returns the training-accuracy trajectory (every ``every`` steps), the final test accuracy
+    and the σ_eff the run's accountant records."""
+    import torch
+
+    ex = _example()
+    x, y = data["train"]
+    n = len(y)
+    gen = torch.Generator().manual_seed(seed)
+    w = torch.zeros(10 * x.shape[1], dtype=torch.float64)
+    opt = None
+    if kind == "dc":
+        from dpspec.fast.dc.training import DCDPSGD
+
+        s_dp, s_tr = dc_sigmas(arg, sigma, c1, c2)
+        w = torch.nn.Parameter(w)
+        opt = DCDPSGD([w], lr=lr, c1=c1, c2=c2, sigma_dp=s_dp, sample_rate=FIG_Q, expected_batch_size=FIG_Q * n,
+                      k=k, reading=arg, p_tail=P_TAIL, sigma_tr=s_tr, generator=gen)
+        sigma_eff = float(opt.sigma_eff)
+    else:
+        sigma_eff = sigma
+    traj = [(0, _accuracy(w.detach(), x, y))]
+    for t in range(1, steps + 1):
+        idx = ex.poisson_batch(n, FIG_Q, gen)
+        grads = ex.per_sample_grads("digits", w.detach(), x[idx], y[idx])
+        if opt is not None:
+            opt.step([grads])
+        else:
+            w = w - lr * ex.dpsgd_sum(grads, arg, sigma, gen) / (FIG_Q * n)
+        if t % every == 0 or t == steps:
+            traj.append((t, _accuracy(w.detach(), x, y)))
+    xt, yt = data["test"]
+    return {"trajectory": traj, "test_accuracy": _accuracy(w.detach(), xt, yt), "sigma_eff": sigma_eff}
+
+
+def _certify(sigma_effs, steps) -> list[float]:
+    """dpspec's RDP ε(δ) of T Poisson-subsampled Gaussian steps at each run's σ_eff (one vectorised call)."""
+    return _sgm(list(sigma_effs), [FIG_Q] * len(sigma_effs), [steps] * len(sigma_effs),
+                [FIG_DELTA] * len(sigma_effs), "rdp")
+
+
+def _label(kind, arg) -> str:
+    return f"DP-SGD c = {arg:g}" if kind == "dpsgd" else f"DC-DPSGD ({arg})"
+
+
+def fig3_rows(mode: str) -> list[dict]:
+    """Fig 3: training accuracy against the step for DP-SGD (clipped at c1 and at c2) and DC-DPSGD under readings
+    A, B, C (c1 = 1, c2 = 0.1, p = 0.1), all at the same sound (ε, δ) = (4, 1e-5): one RDP calibration σ, every
+    method's σ_eff = σ (certified ε recomputed per run)."""
+    cfg = FIG3[mode]
+    data, task = _digits()
+    sigma = cfg["sigma"] or fig_sigma(cfg["steps"])
+    runs = []
+    for kind, arg in FIG3_METHODS:
+        for seed in range(cfg["seeds"]):
+            r = train_run(kind, arg, c1=C1, c2=C2, sigma=sigma, lr=task["lr"], steps=cfg["steps"], seed=seed,
+                          every=cfg["every"], data=data, k=task["k"])
+            runs.append((kind, arg, seed, r))
+    eps = _certify([r["sigma_eff"] for *_, r in runs], cfg["steps"])
+    rows = []
+    for (kind, arg, seed, r), e in zip(runs, eps):
+        for step, acc in r["trajectory"]:
+            rows.append({"method": _label(kind, arg), "seed": seed, "step": step, "train_accuracy": acc,
+                         "final_test_accuracy": r["test_accuracy"], "sigma": sigma, "sigma_eff": r["sigma_eff"],
+                         "certified_eps": e, "target_eps": FIG_EPS, "delta": FIG_DELTA, "q": FIG_Q,
+                         "steps": cfg["steps"], "c1": C1, "c2": C2, "lr": task["lr"], "data": "digits-HT"})
+    return rows
+
+
+def fig4_rows(mode: str) -> list[dict]:
+    """Fig 4: final test accuracy over c1/c2 ∈ {1, 10, 100}, c2 and η (DC-DPSGD reading B — a fixed score threshold,
+    σ_eff = σ_dp for every c1, c2 — at the same sound (4, 1e-5); c1 = c2 is DP-SGD clipped at c2, as §6.3 says),
+    mean over seeds."""
+    cfg = FIG4[mode]
+    data, task = _digits()
+    sigma = cfg["sigma"] or fig_sigma(cfg["steps"])
+    cells = []
+    for ratio in cfg["ratios"]:
+        for c2 in cfg["c2"]:
+            for lr in cfg["lr"]:
+                accs, effs = [], []
+                for seed in range(cfg["seeds"]):
+                    r = train_run("dc", "B", c1=ratio * c2, c2=c2, sigma=sigma, lr=lr, steps=cfg["steps"], seed=seed,
+                                  every=cfg["steps"], data=data, k=task["k"])
+                    accs.append(r["test_accuracy"])
+                    effs.append(r["sigma_eff"])
+                cells.append((ratio, c2, lr, accs, min(effs)))  # equal across seeds; the smallest certifies all
+    eps = _certify([c[4] for c in cells], cfg["steps"])
+    return [{"ratio_c1_c2": ratio, "c1": ratio * c2, "c2": c2, "lr": lr, "test_accuracy": sum(a) / len(a),
+             "test_accuracy_min": min(a), "test_accuracy_max": max(a), "seeds": len(a), "reading": "B",
+             "sigma": sigma, "sigma_eff": s_eff, "certified_eps": e, "target_eps": FIG_EPS, "delta": FIG_DELTA,
+             "q": FIG_Q, "steps": cfg["steps"], "data": "digits-HT"}
+            for (ratio, c2, lr, a, s_eff), e in zip(cells, eps)]
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # output
 
 
@@ -314,6 +493,59 @@ def plot_privacy_sigma(rows, paths, dpi: int) -> None:
     plt.close(fig)
 
 
+def plot_fig3(rows, paths, dpi: int) -> None:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    for method in dict.fromkeys(r["method"] for r in rows):
+        mine = [r for r in rows if r["method"] == method]
+        steps = sorted({r["step"] for r in mine})
+        mean = [sum(r["train_accuracy"] for r in mine if r["step"] == s) /
+                sum(1 for r in mine if r["step"] == s) for s in steps]
+        ax.plot(steps, mean, marker=".", label=method)
+    r0 = rows[0]
+    ax.set_xlabel("step")
+    ax.set_ylabel("training accuracy")
+    ax.set_title(f"Fig 3 analogue: every method certified ε ≤ {r0['target_eps']:g} at δ = {r0['delta']:g} "
+                 f"(q = {r0['q']:g}, T = {r0['steps']})\n" + textwrap.fill(FIG_CAPTION, 100), fontsize=7)
+    ax.legend(fontsize=7)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    for p in paths:
+        fig.savefig(p, dpi=dpi)
+    plt.close(fig)
+
+
+def plot_fig4(rows, paths, dpi: int) -> None:
+    import matplotlib.pyplot as plt
+
+    lrs = sorted({r["lr"] for r in rows})
+    ratios, c2s = sorted({r["ratio_c1_c2"] for r in rows}), sorted({r["c2"] for r in rows})
+    fig, axes = plt.subplots(1, len(lrs), figsize=(max(6.4, 3.2 * len(lrs)), 3.8), squeeze=False)
+    fig.subplots_adjust(top=0.78, bottom=0.14, right=0.86, wspace=0.35)
+    for ax, lr in zip(axes[0], lrs):
+        grid = [[next(r["test_accuracy"] for r in rows if r["lr"] == lr and r["ratio_c1_c2"] == a and r["c2"] == c)
+                 for c in c2s] for a in ratios]
+        im = ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", origin="lower", aspect="auto")
+        for i, line in enumerate(grid):
+            for j, v in enumerate(line):
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="w" if v < 0.6 else "k")
+        ax.set_xticks(range(len(c2s)))
+        ax.set_xticklabels([f"{c:g}" for c in c2s])
+        ax.set_yticks(range(len(ratios)))
+        ax.set_yticklabels([f"{a:g}" for a in ratios])
+        ax.set_xlabel("c2")
+        ax.set_ylabel("c1 / c2 (1 = DP-SGD)")
+        ax.set_title(f"η = {lr:g}", fontsize=8)
+    fig.colorbar(im, cax=fig.add_axes([0.89, 0.14, 0.02, 0.64]), label="test accuracy")
+    r0 = rows[0]
+    fig.suptitle(f"Fig 4 analogue: DC-DPSGD (B), certified ε ≤ {r0['target_eps']:g} at δ = {r0['delta']:g}, "
+                 f"T = {r0['steps']}\n" + textwrap.fill(FIG_CAPTION, 100), fontsize=7)
+    for p in paths:
+        fig.savefig(p, dpi=dpi)
+    plt.close(fig)
+
+
 def render(out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:
     """Compute the four figures and write ``NAME.csv``, ``NAME.png``, ``NAME.pdf`` for each and ``dc_figures.json``
     into ``out``; returns the paths written. ``quick``: coarse grids, two dataset settings, RDP only, no PDF."""
@@ -343,6 +575,8 @@ def render(out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:
         priv_settings, priv_sigma = privacy_rows(settings, "pld"), privacy_rows(sigmas, "rdp")
     emit("fig_privacy_settings_dc", priv_settings, plot_privacy_settings)
     emit("fig_privacy_sigma_dc", priv_sigma, plot_privacy_sigma)
+    emit("fig3_training_dc", fig3_rows(mode), plot_fig3)
+    emit("fig4_heatmap_dc", fig4_rows(mode), plot_fig4)
     (out / "dc_figures.json").write_text(json.dumps(everything, indent=1, ensure_ascii=False))
     written.append(out / "dc_figures.json")
     return written

@@ -1,6 +1,6 @@
-"""Figures 2.3.1, 2.1, 2.2 and A.1–A.4 of seed 003 (Redberg's dissertation, chapter 2 and appendix A: ex-post per-
-instance DP of objective perturbation and its privacy reports; Redberg & Wang, NeurIPS 2021, arXiv 2111.02281),
-regenerated from the catalogue (``dpspec figures objpert-pdp``). Every number is computed here, none is typed in;
+"""Figures 2.3.1, 2.1, 2.2, A.1–A.4 and A.5/A.6 of seed 003 (Redberg's dissertation, chapter 2 and appendix A:
+ex-post per-instance DP of objective perturbation and its privacy reports; Redberg & Wang, NeurIPS 2021, arXiv
+2111.02281), regenerated from the catalogue (``dpspec figures objpert-pdp``). Every number is computed here, none is typed in;
 shared/notes/objpert-pdp.md (§2.C Fig 2.3.1, §4.6 experiment pipelines, §5.1 printed settings, §5.3 calibrations,
 §6 objpert.E20/objpert.E21) says what the text shows. tests/objpert/test_figures_objpert_pdp.py checks the CSVs against the reference
 (reference/objpert/expost.py Cor 2.3.2, releases.py Algorithm 2) at a few points.
@@ -30,6 +30,10 @@ Files (each a CSV with the data and a PNG rendering):
   (Z+Zᵀ)/√2, objpert.E2), quantiles of ε1, the report and the ratio, the share of individuals whose report is below ε1.
 * ``figA1_A2_objpert_pdp`` — Figs A.1/A.2 (A.2.1): max over D of ε1 and of both reports against n (d = 50) and
   against d (n = 1000), synthetic data, ε1 = 1 for θ̂P; DEP at (ε2, ε3) = (1, 1) (A.2.3's report budget).
+* ``figA5_A6_objpert_pdp`` — Figs A.5/A.6 (A.2.3, logistic): per individual the true ε1 against the report total and
+  their ratio, INDEP (1, 0, 0) and DEP (1, 1, 1), on scikit-learn's bundled wine data, class 0 against the rest
+  (178 × 13), in place of UCI chronic kidney disease (not bundled anywhere). Figs A.7/A.8 (UCI wine quality, linear
+  regression) are not made: the calibration and reports here are logistic only.
 
 objpert.E20 (Algorithm 2 DEP requires λ ≥ 2σ3τ; at ε3 = 0.1 that is λ ≥ 187 at d = 30 against Thm 2.2.5's λ = 2.5 at
 ε1 = 0.2): the text's settings cannot run DEP as printed; here every DEP release uses λ = max(2β/ε1, 2σ3τ) (a larger λ
@@ -617,7 +621,7 @@ def plot_figA1_A2(rows, path: Path, dpi: int) -> None:
 
 
 def render(out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:
-    """Compute Figs 2.3.1, 2.1, 2.2, A.3/A.4 (with their settings table) and A.1/A.2 and write each as ``NAME.csv``
+    """Compute Figs 2.3.1, 2.1, 2.2, A.3/A.4 (with their settings table), A.1/A.2 and A.5/A.6 and write each as ``NAME.csv``
     and ``NAME.png`` into ``out``; returns the paths written. ``quick``: small n, d and grids."""
     import matplotlib
 
@@ -642,4 +646,71 @@ def render(out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:
     emit("figA3_A4_objpert_pdp", rows, lambda r, p: plot_figA3_A4(r, settings, p, dpi))
     emit("reports_settings_objpert_pdp", settings, lambda r, p: plot_settings(r, p, dpi))
     emit("figA1_A2_objpert_pdp", worst_case_rows(WORST_GRID[mode]), lambda r, p: plot_figA1_A2(r, p, dpi))
+    emit("figA5_A6_objpert_pdp", figA5_A6_rows(), lambda r, p: plot_figA5_A6(r, p, dpi))
     return written
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Figs A.5, A.6 (A.2.3: a small real logistic data set; the thesis' UCI kidney is not bundled anywhere)
+
+
+@functools.lru_cache(maxsize=1)
+def load_wine_binary_scaled() -> tuple[np.ndarray, np.ndarray]:
+    """Stand-in for A.2.3's UCI chronic-kidney data (logistic): scikit-learn's bundled wine data (178 × 13,
+    sklearn/datasets/data/wine_data.csv, read without importing scikit-learn), class 0 (59 rows) against classes 1
+    and 2, labels ±1; columns z-scored, rows scaled to ‖x‖ = 1 (seed 003 §2.2.3)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("sklearn")
+    if spec is None or not spec.submodule_search_locations:
+        raise ParameterError("dpspec figures objpert-pdp needs scikit-learn for its real data sets: pip install -c "
+                             "constraints.txt -e '.[examples]'")
+    raw = np.loadtxt(Path(next(iter(spec.submodule_search_locations))) / "datasets" / "data" / "wine_data.csv",
+                     delimiter=",", skiprows=1)
+    X, t = raw[:, :-1], raw[:, -1]
+    X = (X - X.mean(0)) / X.std(0)
+    return X / np.linalg.norm(X, axis=1, keepdims=True), np.where(t == 0, 1.0, -1.0)
+
+
+def figA5_A6_rows() -> list[dict]:
+    """Figs A.5/A.6 as A.2.3 describes them (ε1 = 1 for θ̂P; the DATA-DEP report with ε2 = ε3 = 1, and the
+    DATA-INDEP report (1, 0, 0) beside it) on the wine stand-in: per individual (member "in") the true ex-post ε1
+    (Cor 2.3.2) and the report's ε^P_1, its total ε^P_1 + ε2 + ε3 and the ratio total/ε1. A.7/A.8 (UCI wine
+    quality, linear regression) are not made: this module's calibration and reports are logistic only."""
+    X, y = load_wine_binary_scaled()
+    rows = []
+    for b in (INDEP, WORST_BUDGET):
+        seed = SEED + 500 + int(round(100 * b[1]))
+        cal, r, _ = report_experiment(X, y, b, seed)
+        for i in range(len(y)):
+            rows.append({"dataset": "wine (class 0 vs rest; stand-in for UCI kidney)", "budget": _budget_name(b),
+                         "mode": cal["mode"], "index": i, "y": y[i], "eps1": r["eps1"][i], "eps1P": r["eps1P"][i],
+                         "report_total": r["report_total"][i], "ratio": r["report_total"][i] / r["eps1"][i],
+                         "undefined": bool(r["undefined"][i]), "lam": cal["lam"], "inflation": cal["inflation"],
+                         "sigma": cal["sigma"], "seed": seed})
+    return rows
+
+
+def plot_figA5_A6(rows, path: Path, dpi: int) -> None:
+    import matplotlib.pyplot as plt
+
+    fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(10, 4))
+    for b in dict.fromkeys(r["budget"] for r in rows):
+        sel = [r for r in rows if r["budget"] == b and not r["undefined"]]
+        e1 = np.array([r["eps1"] for r in sel])
+        tot = np.array([r["report_total"] for r in sel])
+        ax_a.scatter(e1, tot, s=8, label=b)
+        ax_b.hist(np.log10(tot / e1), bins=30, alpha=0.6, label=b)
+    lim = [min(r["eps1"] for r in rows), max(r["report_total"] for r in rows if not r["undefined"])]
+    ax_a.plot(lim, lim, color="grey", lw=1, ls="--", label="report = ε1")
+    ax_a.set_xscale("log"), ax_a.set_yscale("log")
+    ax_a.set_xlabel("true ex-post ε1(z) (Cor 2.3.2)"), ax_a.set_ylabel("reported ε^P_1 + ε2 + ε3")
+    ax_b.set_xlabel("log10(report total / ε1)"), ax_b.set_ylabel("individuals")
+    ax_a.legend(fontsize=7), ax_b.legend(fontsize=7)
+    dep = next((r for r in rows if r["mode"] == "DEP"), None)
+    fig.suptitle("Figs A.5/A.6 (A.2.3): wine, class 0 vs rest (stand-in for UCI kidney), n = "
+                 f"{sum(1 for r in rows if r['budget'] == rows[0]['budget'])}, ε1 = 1"
+                 + (f"; DEP λ inflated ×{dep['inflation']:.3g} (objpert.E20)" if dep else ""), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)

@@ -23,7 +23,7 @@ Caveats, in the result's ``a0_note``:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dpspec.reference.bc import spec
 from dpspec.reference.domains import DELTA, NOISE
@@ -88,4 +88,93 @@ def report(sampling, N, m, s, g, E, sigma, delta) -> Report:
                   _A0_NOTE)
 
 
-__all__ = ["Report", "report"]
+
+# ---------------------------------------------------------------------------------------------------------------
+# An Opacus-style accountant for Algorithm 1 runs (issue 15, "accountant support for A1 runs next to A0")
+
+_PARTIAL = ("{T} rounds are {full} full epochs and {rest} rounds of the next; A1 is accounted at {E} epochs (q_E is "
+            "defined per epoch, Def. 4.1; a partial epoch's c² is at most a full one's under the natural coupling, so "
+            "this is an upper bound)")
+
+
+class BatchClippingAccountant:
+    """Records the rounds of one Algorithm 1 run (seed 002, arXiv 2212.05796) and answers ε at δ under the paper's
+    A1 adversary (exact Def. 4.2 mixture, Thm 4.6) and, where the standard analysis exists, under A0
+    (``dpspec.fast.Accountant``; see :func:`report`), in the style of Opacus' accountants::
+
+        acc = BatchClippingAccountant("subsampling", N=60000, m=64, s=4, g=1, sigma=2.0)
+        for epoch in range(E):
+            for batch in loader:  # N/(ms) rounds per epoch
+                ...; acc.step()
+        acc.get_epsilon(1e-5)          # the A1 ε (a float)
+        acc.epsilon_report(1e-5)       # A1 and A0 side by side (a Report; eps_a0 None with the reason for shuffling)
+
+    The run's parameters are checked at construction with the statements' words (DomainError, ConditionError);
+    recording is O(1) per call. A1 needs whole epochs (q_E, Def. 4.1): a partial last epoch is accounted as a whole
+    one (an upper bound, said in the report's note); A0 composes exactly the rounds taken."""
+
+    def __init__(self, sampling, N, m, s, g, sigma):
+        spec.SAMPLING.check("sampling", sampling)
+        self.sampling = sampling
+        self.N, self.m, self.s, self.g, _ = qe._check(N, m, s, g, 1, "bc.a1_epsilon")
+        self.sigma = float(NOISE.check("sigma", sigma))
+        self.rounds_per_epoch = self.N // (self.m * self.s)
+        self.rounds = 0
+
+    def step(self, rounds: int = 1) -> "BatchClippingAccountant":
+        """Record ``rounds`` rounds of Algorithm 1 (one batch of m subsets of s samples each)."""
+        rounds = int(rounds)
+        if rounds < 0:
+            raise ValueError(f"rounds = {rounds}: a run cannot take back rounds")
+        self.rounds += rounds
+        return self
+
+    def epoch(self, epochs: int = 1) -> "BatchClippingAccountant":
+        """Record ``epochs`` whole epochs (N/(ms) rounds each)."""
+        return self.step(int(epochs) * self.rounds_per_epoch)
+
+    @property
+    def epochs(self) -> int:
+        """The epochs A1 accounts: ⌈rounds / (N/(ms))⌉."""
+        return -(-self.rounds // self.rounds_per_epoch)
+
+    def get_epsilon(self, delta) -> float:
+        """The A1 ε at δ of the rounds recorded so far (0.0 before the first round)."""
+        delta = float(DELTA.check("delta", delta))
+        if self.rounds == 0:
+            return 0.0
+        return float(mixture.a1_epsilon(delta, self.sampling, self.N, self.m, self.s, self.g, self.epochs,
+                                        self.sigma))
+
+    def epsilon_report(self, delta) -> Report:
+        """A1 and A0 ε at δ side by side (:class:`Report`; A0 only for subsampling with g = 1, otherwise ``eps_a0``
+        is None and ``a0_note`` says why — never a number without an analysis)."""
+        if self.rounds == 0:
+            raise ValueError("no round recorded yet: step() or epoch() first")
+        full = report(self.sampling, self.N, self.m, self.s, self.g, self.epochs, self.sigma, delta)
+        if self.rounds == full.rounds:
+            return full
+        note = _PARTIAL.format(T=self.rounds, full=self.rounds // self.rounds_per_epoch,
+                               rest=self.rounds % self.rounds_per_epoch, E=self.epochs)
+        if full.eps_a0 is None:
+            return replace(full, rounds=self.rounds, a0_note=f"{full.a0_note}; {note}")
+        from dpspec.fast import Accountant  # A0 composes exactly the rounds taken
+
+        acc = Accountant()
+        acc.sgm(q=full.a0_sample_rate, sigma=self.sigma, steps=self.rounds)
+        lo, hi = acc.epsilon_interval(full.delta)
+        return replace(full, rounds=self.rounds, eps_a0=float(hi), eps_a0_interval=(float(lo), float(hi)),
+                       a0_note=f"{full.a0_note}; {note}")
+
+    def state_dict(self) -> dict:
+        return {"sampling": self.sampling, "N": self.N, "m": self.m, "s": self.s, "g": self.g, "sigma": self.sigma,
+                "rounds": self.rounds}
+
+    def load_state_dict(self, state: dict) -> None:
+        other = BatchClippingAccountant(state["sampling"], state["N"], state["m"], state["s"], state["g"],
+                                        state["sigma"])
+        self.__dict__.update(other.__dict__)
+        self.step(int(state["rounds"]))
+
+
+__all__ = ["BatchClippingAccountant", "Report", "report"]

@@ -13,31 +13,33 @@ is kept, in ``tail_above``, never lost). Every step is a sum of non-negative ter
   P_{i+1}(j) = P_i(j)(js − i)/(ms − i) + P_i(j−1)(m − j + 1)s/(ms − i) (items placed one by one without replacement).
   This is F.1's q_k (the "simpler equivalent" of notes §2.12); s = 1 gives eq. (21), m = 1 gives BC's
   q_1 = 1 − C(N−g, s)/C(N, s) (F.5).
-* SS over T = E·N/(ms) rounds: c² = Σ_r L_r², the T-fold convolution of the law of L² by squaring (notes §4.7);
-  where L ∈ {0, 1} (g = 1 or m = 1) c² is Binomial(T, q_1) and is evaluated directly (:func:`binomial_law`).
-* one epoch under shuffling (SH): the g samples take g of the N = R·ms slots uniformly; a round that receives i of
+* SS over T = E·N/(ms) rounds: c² = Σ_r L_r², the T-fold convolution of the law of L² (notes §4.7); where
+  L ∈ {0, 1} (g = 1 or m = 1) c² is Binomial(T, q_1) and is evaluated directly (:func:`binomial_law`).
+* one epoch under shuffling (SH): m = 1 (batch clipping): c² = J, the number of the R = N/s batches hit, by the
+  placement recursion above over the whole epoch (the true occupancy law of notes §3.2 and §6.3, not the printed
+  Bose–Einstein q_j of G.3). m ≥ 2: the g samples take g of the N = R·ms slots uniformly; a round that receives i of
   them has a(i, ℓ) = C(ms, i)·P(L = ℓ | i) slot choices hitting ℓ subsets (the recursion above), so
   q_epoch(v) = [x^g y^v] (Σ_{i,ℓ} a(i, ℓ) x^i y^{ℓ²})^R / C(N, g) = Σ_{j ≤ g} C(R, j) [x^g y^v] U^j / C(N, g),
-  U = Σ_{i ≥ 1} a(i, ℓ) x^i y^{ℓ²} (the round generating function; j = number of rounds hit). m = 1 (batch
-  clipping) gives the true occupancy law of J = #distinct batches hit (notes §3.2 and §6.3, not the printed
-  Bose–Einstein q_j of G.3); g = 1 gives c² = E.
-* SH over E epochs: the E-fold convolution of the epoch law by squaring.
+  U = Σ_{i ≥ 1} a(i, ℓ) x^i y^{ℓ²} (the round generating function; j = number of rounds hit). g = 1 gives c² = E.
+* SH over E epochs: the E-fold convolution of the epoch law.
 
-Convolutions are direct (every output a logsumexp of its exact terms: no FFT round-off floor — notes §4.7 saw FFT
-leave ~1e-14 of spurious tail mass), so tails far below 1e-300 and the support (−inf entries) are exact up to
-float64 rounding of each log term: relative error ≲ (number of convolution steps)·1e-16·max|log q| (≲ 1e-11 in the
-tested domain). After each convolution the ends of the window whose mass is below ``DROP`` (relative, e^{−745}:
-below the smallest float64) are cut and their mass is moved to ``log_dropped`` (counted at +inf c²: more
-pessimistic for every privacy quantity).
+n-fold convolutions (:func:`power_law`, issue 15): by exponentially tilted FFTs (:func:`tilted_power`, section
+comment there): the n-fold law is read from φ(ω)^n by one inverse FFT per tilt, each value taken from a tilt that puts
+it within e^{−TRUST} of its peak, so the FFT round-off (~1e-15 of a tilt's peak) stays ≲ 5e-15·e^{TRUST} ≈ 1e-10
+relative at every point, tails to e^{−745} included (notes §4.7's FFT pitfall is the untilted floor; measured
+against the reference: ≤ 3e-13 where a value is within e^{−6} of its tilt's peak, ≤ 4e-11 at e^{−10}). The support's
+holes near its two ends are found exactly (boolean n-fold powers); a point of the support that no tilt covers within
+TRUST (a deeper valley, e.g. SH with m, s ≥ 2, where c²'s parity is rarely flipped) sends the law to the direct
+log-space convolution by squaring (:func:`power`: every output a logsumexp of its exact terms, W² per squaring), as
+do laws spanning at most DIRECT_SPAN values. Mass beyond the window (Chernoff-bounded below e^{−770}) and the window
+ends below e^{−745} of the total are moved to ``log_dropped`` (counted at +inf c²: more pessimistic for every privacy
+quantity). Where the direct path trims intermediate laws (at e^{−745}), the final entries within a few e-folds of
+that level miss the trimmed contributions (1e-5 relative measured at e^{−744}); the tilted path has no intermediates.
 
-Cost: SS takes about 2·log₂ T convolutions of windows of up to W values (W: the c² that carry mass above e^{−745}
-of the total), W² terms each once the window is dense; SH's epoch law costs about g²·V·min(m, g)·g terms (V = g·min(m, g) + 1 values of
-one epoch's c²). Measured on a shared 2-core CPU (one thread): E = 10³, N/(sm) = 10⁴ — g = 1 or m = 1 (binomial) well
-under a second, g = m = 8: 6 s, SH batch clipping g = 64: 7 s; g = m = 16, E = 100: 9 s (SS), 1 s (SH);
-SH g = m = 32, E = 10: 14 s; SS g = m = 64, E = 100: 38 s. Too slow for interactive use: SS with g, m ≥ 32 and
-E = 10³ (minutes, W ≈ 2·10⁴) and SH with g = m = 64 (the epoch law alone, minutes). The mpmath reference (exact
-big-integer Kronecker products) is of the same order here — it is not the bottleneck for q_E; the fast path's gain
-is in f, δ and ε over grids (benchmarks/bench_bc.py).
+Cost (one thread, shared 2-core CPU at load ≈ 10, so several times a quiet machine's): E = 10³, N/(sm) = 10⁴ — SS
+g = m = 8: 0.08 s (reference 4.9 s); SH batch clipping g = 64: 0.04 s (reference 26.5 s); SS g = m = 16, E = 100:
+0.18 s (reference 2.1 s). SH with g = m = 16, E = 100 falls back to the direct path (3.3 s; the epoch law alone ~2 s).
+benchmarks/README.md §6 has the ratios.
 """
 from __future__ import annotations
 
@@ -167,6 +169,283 @@ def power(x: FastLaw, n: int) -> FastLaw:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# the n-fold convolution by exponentially tilted FFTs (issue 15: the fast q_E)
+#
+# The n-fold law of a sum S = Σ_r X_r of i.i.d. X ∈ {x_k} (law p_k) is read off its Fourier transform φ(ω)^n, one
+# inverse FFT, without any intermediate convolution. An FFT's round-off is ~1e-16 of the LARGEST value of the law it
+# returns, which would corrupt every tail (notes §4.7). So the law is computed under exponential tilts: for θ real,
+# p_θ(w) = p(w)·e^{θ(w − nμ₀)}/e^{nκ(θ)}, κ(θ) = log Σ_k p_k e^{θ(x_k − μ₀)}, is the n-fold law of the tilted X
+# (tilting commutes with convolution), and it peaks near its mean M(θ) = nκ′(θ) + nμ₀. Each tilt's FFT is taken on a
+# window around its peak, and a value p(w) is read from the tilt that puts w nearest its top: log p(w) = log p_θ(w) −
+# θ(w − nμ₀) + nκ(θ), taken only where p_θ(w) ≥ e^{−TRUST}·max p_θ (the FFT floor, a few 1e-15 of max p_θ, is then
+# ≲ 5e-15·e^{TRUST} ≈ 1e-10 of the value; measured in tests/bc/test_bc_qe_fast.py). Tilts are spaced STEP tilted standard deviations apart, from the lower to the upper end of
+# the law, where the Chernoff bound P(S beyond M(θ)) ≤ e^{nκ(θ) − θ(M(θ) − nμ₀)} falls below e^{DROP − MARGIN}; that
+# bound is added to ``log_dropped`` (mass counted at +inf c²). Holes of the support near its two ends are found
+# exactly (:func:`_support_ends`); where a point of the support is not covered within TRUST by some tilt (a hole in the
+# middle, a deep valley, a grid too coarse), :func:`power_law` falls back to the direct log-space convolution of
+# :func:`power` (exact to float rounding, slower): the FFT path never guesses. The tilts are chosen on a sinh-spaced θ
+# grid, refined between the two stops; n·κ(θ) is formed with relative accuracy (:func:`_log_sum_exp`), and the input law
+# is not renormalised (n ≤ 10^7 would multiply a 1e-16 shift).
+#
+# Accuracy of φ(ω)^n: with z_k = x_k − μ₀ (μ₀ a dyadic rational near the mean, so every n·μ₀ and w − nμ₀ is exact),
+# φ(ω) − 1 = Σ_k p_θ,k (−2 sin²(ωz_k/2) − i sin(ωz_k)) is formed without cancellation, log φ = ½ log1p(2a + a² + b²)
+# + i atan2(b, 1 + a), and n·log φ carries relative error ~1e-16 (no 1e-16·n floor from repeated products). The
+# angles ω z_k are reduced modulo 2π exactly (z_k dyadic, ω = 2πq/N_fft).
+
+TRUST = 10.0  # a tilt's value is used within e^{-TRUST} of that tilt's peak (measured error ≲ 5e-15·e^{drop})
+STEP = 7.0  # spacing of the tilts' means, in tilted standard deviations (Gaussian drop midway ≈ 6 < TRUST)
+MARGIN = 25.0  # the window extends until the Chernoff bound of what lies beyond is below e^{DROP − MARGIN}
+_GRID = 1024  # θ grid (sinh-spaced) on which the tilts are chosen; a gap wider than STEP shows as a TRUST failure
+_DYADIC = 1 << 16
+DIRECT_SPAN = 512  # n-fold laws spanning at most this many c² are convolved directly (exact; a few ms)
+_ONE_SIZE = 1 << 10  # below this FFT size every tilt shares the largest size (one batched FFT)
+
+
+def _dyadic(v: float) -> float:
+    return round(v * _DYADIC) / _DYADIC
+
+
+def _log_sum_exp(a: torch.Tensor) -> torch.Tensor:
+    """log Σ_k e^{a_k} over the last dimension as max + log1p(Σ_{k ≠ argmax} e^{a_k − max}): its absolute error is
+    ~1e-16·|result| rather than torch.logsumexp's ~1e-16 (log of 1 + small), which n·κ(θ) would multiply by n ≤ 10^7."""
+    top, arg = a.max(dim=-1, keepdim=True)
+    rest = torch.exp(a - top).scatter(-1, arg, 0.0).sum(-1)
+    return top.squeeze(-1) + torch.log1p(rest)
+
+
+def _tilt_grid(lp: torch.Tensor, z: torch.Tensor, scale: float, u_lo: float, u_hi: float, points: int):
+    """κ(θ), the tilted mean and variance of one X (in z units) on θ = scale·sinh(u), u uniform on [u_lo, u_hi]."""
+    theta = scale * torch.sinh(torch.linspace(u_lo, u_hi, points, dtype=DTYPE))
+    rows = max(1, (1 << 22) // lp.numel())
+    kap, mean, var = [], [], []
+    for start in range(0, points, rows):  # blocks of θ (memory), not parameter points
+        a = lp + theta[start:start + rows, None] * z
+        k = _log_sum_exp(a)
+        pt = torch.exp(a - k[:, None])
+        m1 = pt @ z
+        kap.append(k)
+        mean.append(m1)
+        var.append(torch.clamp(pt @ (z * z) - m1 * m1, min=0.0))
+    return theta, torch.cat(kap), torch.cat(mean), torch.cat(var)
+
+
+def _ends(theta, kap, mean, n: int, nmu0: float, top: int):
+    """Grid indices (i_lo, i_hi) of the last θ < 0 at or beyond the lower stop and the first θ > 0 at or beyond the
+    upper stop (Chernoff bound below e^{DROP − MARGIN}, or the support's end), or None."""
+    M = n * mean + nmu0
+    C = n * kap - theta * (n * mean)
+    stop = DROP - MARGIN
+    left = torch.nonzero((theta < 0) & ((C < stop) | (M <= 0.5))).flatten()
+    right = torch.nonzero((theta > 0) & ((C < stop) | (M >= top - 0.5))).flatten()
+    if not left.numel() or not right.numel():
+        return None
+    return int(left[-1]), int(right[0])
+
+
+def _choose_tilts(theta, kap, mean, var, n: int, nmu0: float, top: int):
+    """Indices of the grid's tilts (ascending) and the window [lo, hi] of w, with the log Chernoff bounds of the mass
+    below lo and above hi (−inf where the window reaches the support's end), or None if the grid does not reach both
+    ends. The tilts are the grid points where the distance from the lowest, counted in tilted standard deviations
+    (Σ ΔM / S), passes a multiple of STEP."""
+    M = n * mean + nmu0
+    S = torch.sqrt(n * var)
+    C = n * kap - theta * (n * mean)  # log Chernoff bound at the tilted mean (θ(M − nμ₀) = θ·n·κ′)
+    ends = _ends(theta, kap, mean, n, nmu0, top)
+    if ends is None:
+        return None
+    i_lo, i_hi = ends
+    Mw, Sw = M[i_lo:i_hi + 1], S[i_lo:i_hi + 1]
+    gap = torch.diff(Mw) / torch.clamp(torch.minimum(Sw[1:], Sw[:-1]), min=1e-300)
+    dist = torch.cat([torch.zeros(1, dtype=DTYPE), torch.cumsum(gap, 0)])
+    bucket = torch.floor(dist / STEP)
+    last = torch.nonzero(torch.diff(bucket) > 0).flatten()  # the last grid point of each bucket
+    chosen = torch.unique(torch.cat([torch.tensor([0]), last, last + 1, torch.tensor([i_hi - i_lo])])) + i_lo
+    m_lo, m_hi = float(M[i_lo]), float(M[i_hi])
+    lo = 0 if m_lo <= 0.5 else max(0, math.floor(m_lo))
+    hi = top if m_hi >= top - 0.5 else min(top, math.ceil(m_hi))
+    below = NEG_INF if lo == 0 else float(C[i_lo])
+    above = NEG_INF if hi == top else float(C[i_hi])
+    return chosen, lo, hi, below, above
+
+
+def _tilted_values(lp, z, n: int, nmu0: float, theta: torch.Tensor, kap: torch.Tensor, centers: list[int],
+                   size: int):
+    """For tilts θ_j (one FFT size): positions w (tilts × size) and (log p_θ(w) − log max p_θ, log p(w))."""
+    pt = torch.exp(lp + theta[:, None] * z - kap[:, None])  # tilted law of one X
+    q = torch.arange(size // 2 + 1, dtype=DTYPE)
+    r = torch.remainder(q[:, None] * z + size / 2, size) - size / 2  # q·z_k reduced mod N_fft, exact (dyadic)
+    ang = (math.pi / size) * r  # ω z_k / 2
+    A = -2.0 * torch.sin(ang) ** 2
+    B = -torch.sin(2.0 * ang)
+    re = pt @ A.T
+    im = pt @ B.T
+    logmod = 0.5 * torch.log1p(2.0 * re + re * re + im * im)
+    arg = torch.atan2(im, 1.0 + re)
+    off = torch.tensor(centers, dtype=DTYPE) - size // 2  # window start per tilt (integer)
+    shift = torch.remainder(q * (nmu0 - off)[:, None] + size / 2, size) - size / 2  # q(nμ₀ − o) mod N_fft, exact
+    phase = n * arg - (2.0 * math.pi / size) * shift
+    F = torch.polar(torch.exp(n * logmod), phase)
+    f = torch.fft.irfft(F, n=size, dim=-1)
+    w = off[:, None] + torch.arange(size, dtype=DTYPE)
+    logf = torch.log(torch.clamp(f, min=0.0))
+    top = logf.max(dim=-1, keepdim=True).values
+    ends = torch.cat([f[:, : size // 8], f[:, -size // 8:]], dim=-1).abs().max(dim=-1).values
+    aliased = bool((ends > 1e-13 * torch.exp(top.squeeze(-1))).any())
+    logp = logf - theta[:, None] * (w - nmu0) + n * kap[:, None]
+    return w, logf - top, logp, aliased
+
+
+def _reachable(coins: torch.Tensor, n: int, size: int) -> torch.Tensor:
+    """Which of 0 … size − 1 are sums of exactly n of ``coins`` (non-negative ints, 0 among them): the boolean n-fold
+    power truncated to [0, size) (truncation commutes with sums of non-negative terms), by squaring; each product is
+    an FFT of 0/1 vectors, whose counts (≤ size) are read against 1/2 — exact."""
+    base = torch.zeros(size, dtype=DTYPE)
+    base[coins[coins < size]] = 1.0
+    result = None
+    m = 2 * size
+    while True:  # over the bits of n (≤ 64)
+        if n & 1:
+            result = base if result is None else (torch.fft.irfft(torch.fft.rfft(result, m) * torch.fft.rfft(base, m),
+                                                                   m)[:size] > 0.5).to(DTYPE)
+        n >>= 1
+        if not n:
+            return result > 0.5
+        spec_b = torch.fft.rfft(base, m)
+        base = (torch.fft.irfft(spec_b * spec_b, m)[:size] > 0.5).to(DTYPE)
+
+
+def _support_ends(wk: torch.Tensor, n: int, lo: int, hi: int, top: int) -> torch.Tensor:
+    """A mask over w = lo … hi: False where w is not a sum of n of the values ``wk`` (0 = min, gcd 1), exact within
+    8·max(wk) + 64 values of either end of [0, top] (the Frobenius holes of the coin set and the count limit live
+    there); True elsewhere (where a hole would be missed, the TRUST check of :func:`tilted_power` sends the law to the direct
+    path)."""
+    wmax = int(wk[-1])
+    span = 8 * wmax + 64
+    mask = torch.ones(hi - lo + 1, dtype=torch.bool)
+    values = set(wk.tolist())
+    if lo < span and not (1 in values and min(hi, span) <= n):  # with a 1 among the values every u ≤ n is a sum
+        size = min(hi, span) + 1
+        mask[: size - lo] = _reachable(wk, n, size)[lo:]
+    if top - hi < span and not (wmax - 1 in values and min(top - lo, span) <= n):
+        size = min(top - lo, span) + 1
+        rev = _reachable(wmax - wk, n, size)  # u = top − w
+        u_lo = top - hi
+        mask[hi - lo - (size - 1 - u_lo): hi - lo + 1] &= rev[u_lo:size].flip(0)
+    return mask
+
+
+def _fft_size(s: float) -> int:
+    return 1 << max(6, math.ceil(math.log2(16.0 * s + 64.0)))
+
+
+def tilted_power(x: FastLaw, n: int, trust: float = TRUST) -> FastLaw | None:
+    """The n-fold convolution of ``x`` by tilted FFTs (section comment above), or None where a point of the support in
+    the window is not covered within ``trust`` by any tilt (the caller then convolves directly)."""
+    parts = tilted_parts(x, n)
+    if parts is None or bool((parts.best[parts.support] < -trust).any()):
+        return None
+    return parts.law
+
+
+@dataclass(frozen=True)
+class TiltedParts:
+    """What :func:`tilted_parts` computed: the law (values from the best tilt everywhere) and, per w = lo … hi of the
+    window (c² = start + d·(w − lo)), ``best`` = log p_θ(w) − log max p_θ of the tilt the value came from (+inf at a
+    hole), ``support`` (False at the holes found exactly near the ends)."""
+
+    law: FastLaw
+    start: int
+    d: int
+    best: torch.Tensor
+    support: torch.Tensor
+
+
+def tilted_parts(x: FastLaw, n: int) -> TiltedParts | None:
+    """The tilted-FFT n-fold law of ``x`` with its per-point coverage (:class:`TiltedParts`), before the TRUST check;
+    None where the tilts cannot be placed (mass at +inf in ``x``, a point mass, a θ grid that misses an end, or
+    aliasing that window doubling does not remove)."""
+    if x.log_dropped > NEG_INF:
+        return None
+    vals = torch.nonzero(torch.isfinite(x.log_pmf)).flatten()
+    if vals.numel() < 2:
+        return None
+    xmin = int(vals[0])
+    d = 0
+    for v in (vals - xmin).tolist():  # over the support of one X (≤ a few thousand values)
+        d = math.gcd(d, v)
+    wk = (vals - xmin) // d
+    lp = x.log_pmf[vals]  # not renormalised: a shift of ~1e-16 in every log p_k would become n·1e-16 in log q_E
+    wf = wk.to(DTYPE)
+    mu0 = _dyadic(float(torch.exp(lp) @ wf))
+    z = wf - mu0
+    nmu0 = n * mu0  # exact: μ₀ dyadic, n·μ₀ < 2^53
+    top = n * int(wk[-1])
+    var0 = float(torch.exp(lp) @ (z * z)) - float(torch.exp(lp) @ z) ** 2
+    scale = 0.5 / math.sqrt(max(n * var0, 1e-300))
+    u_max = math.asinh(2500.0 / scale)  # θ up to ±2500 per unit of z: beyond every stop
+    theta, kap, mean, _ = _tilt_grid(lp, z, scale, -u_max, u_max, _GRID // 2)  # where the stops are
+    ends = _ends(theta, kap, mean, n, nmu0, top)
+    if ends is None:
+        return None
+    u = torch.asinh(theta / scale)
+    theta, kap, mean, var = _tilt_grid(lp, z, scale, float(u[ends[0]]), float(u[ends[1]]), _GRID)  # the fine grid
+    pick = _choose_tilts(theta, kap, mean, var, n, nmu0, top)
+    if pick is None:
+        return None
+    chosen, lo, hi, below, above = pick
+    idx = chosen
+    th, ka = theta[idx], kap[idx]
+    centers = [int(round(c)) for c in (n * mean[idx] + nmu0).tolist()]
+    sizes = [_fft_size(s) for s in torch.sqrt(n * var[idx]).tolist()]
+    if max(sizes) <= _ONE_SIZE:
+        sizes = [max(sizes)] * len(sizes)  # one batch: per-call overhead dominates below this size
+    width = hi - lo + 1
+    best = torch.full((width,), -math.inf, dtype=DTYPE)
+    value = torch.full((width,), NEG_INF, dtype=DTYPE)
+    parts = []
+    for size in sorted(set(sizes)):  # over distinct FFT sizes (a handful), not parameter points
+        sel = [j for j, s in enumerate(sizes) if s == size]
+        for _ in range(8):  # double the window while a tilted law reaches its ends (aliasing)
+            w, drop, logp, aliased = _tilted_values(lp, z, n, nmu0, th[sel], ka[sel], [centers[j] for j in sel], size)
+            if not aliased:
+                break
+            size *= 2
+        else:
+            return None
+        parts.append((w.flatten(), drop.flatten(), logp.flatten()))
+    w = torch.cat([p[0] for p in parts])
+    drop = torch.cat([p[1] for p in parts])
+    logp = torch.cat([p[2] for p in parts])
+    inside = (w >= lo) & (w <= hi) & torch.isfinite(drop)
+    pos = (w[inside] - lo).to(torch.int64)
+    drop, logp = drop[inside], logp[inside]
+    best = best.scatter_reduce(0, pos, drop, reduce="amax")
+    support = _support_ends(wk, n, lo, hi, top)
+    if not bool(torch.isfinite(best[support]).all()):
+        return None
+    best[~support] = math.inf  # a hole: no tilt's value is taken
+    win = drop == best[pos]
+    value[pos[win]] = logp[win]
+    log_pmf = torch.full((d * (width - 1) + 1,), NEG_INF, dtype=DTYPE)
+    log_pmf[torch.arange(width) * d] = value
+    start = n * xmin + d * lo + n * x.offset
+    law = _trim(start, log_pmf, _log_union(below, above))
+    return TiltedParts(law, start, d, best, support)
+
+
+def power_law(x: FastLaw, n: int) -> FastLaw:
+    """The n-fold convolution of ``x``: by tilted FFTs (:func:`tilted_power`) where they cover the whole window within
+    TRUST, else directly (:func:`power`)."""
+    if n == 1:
+        return x
+    finite = torch.nonzero(torch.isfinite(x.log_pmf)).flatten()
+    if n * (int(finite[-1]) - int(finite[0])) <= DIRECT_SPAN:  # a small law: the direct path is cheaper and exact
+        return power(x, n)
+    fast = tilted_power(x, n)
+    return fast if fast is not None else power(x, n)
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # one round
 
 
@@ -201,16 +480,16 @@ def _log_occupancy(items: int, m: int, s: int) -> torch.Tensor:
     """(items + 1, min(m, items) + 1) table: log P(ℓ of m groups of s slots are hit | i items in distinct uniform
     slots), i = 0..items (placement recursion of the module docstring, positive terms only)."""
     lmax = min(m, items)
-    table = torch.full((items + 1, lmax + 1), NEG_INF, dtype=DTYPE)
-    table[0, 0] = 0.0
+    table = torch.full((items + 1, lmax + 2), NEG_INF, dtype=DTYPE)  # column 0: −inf padding (ℓ = −1)
+    table[0, 1] = 0.0
     j = torch.arange(lmax + 1, dtype=DTYPE)
-    for i in range(items):  # over placed items (≤ g), not parameter points
-        prev = table[i]
-        stay = torch.log(torch.clamp(j * s - i, min=0.0)) - math.log(m * s - i)
-        new = torch.log(torch.clamp((m - j + 1) * s, min=0.0)) - math.log(m * s - i)
-        shifted = torch.cat([torch.tensor([NEG_INF], dtype=DTYPE), prev[:-1]])
-        table[i + 1] = torch.logaddexp(prev + stay, shifted + new)
-    return table
+    i = torch.arange(items, dtype=DTYPE)[:, None]
+    den = torch.log(m * s - i)
+    stay = torch.log(torch.clamp(j * s - i, min=0.0)) - den  # (items, ℓ): the item lands in a hit group
+    new = torch.log(torch.clamp((m - j + 1) * s, min=0.0)) - den  # … in one of the m − ℓ + 1 unhit groups
+    for k in range(items):  # over placed items (≤ g), not parameter points
+        table[k + 1, 1:] = torch.logaddexp(table[k, 1:] + stay[k], table[k, :-1] + new[k])
+    return table[:, 1:]
 
 
 def round_law_subsampling(N: int, m: int, s: int, g: int) -> torch.Tensor:
@@ -283,6 +562,8 @@ def epoch_law_shuffling(N: int, m: int, s: int, g: int) -> FastLaw:
     J = #distinct batches hit, the true occupancy law; g = 1: c² = 1)."""
     N, m, s, g, _ = _check(N, m, s, g, 1)
     R = N // (m * s)
+    if m == 1:  # c² = J, the number of the R batches (of s slots) hit: the placement recursion over the whole epoch
+        return _trim(0, _log_occupancy(g, R, s)[g], NEG_INF)
     items = min(g, m * s)
     occ = _log_occupancy(items, m, s)  # (i, ℓ)
     lmax = occ.shape[1] - 1
@@ -303,15 +584,31 @@ def epoch_law_shuffling(N: int, m: int, s: int, g: int) -> FastLaw:
 
 
 def _mul_x(P: torch.Tensor, U: torch.Tensor, g: int, V: int) -> torch.Tensor:
-    """(P·U) truncated to x-degree ≤ g and y-degree < V (log space, direct)."""
+    """(P·U) truncated to x-degree ≤ g and y-degree < V (log space, direct: every output a logsumexp of its exact
+    terms). U's y-support is the squares ℓ², so out[i, v] = log Σ_{i1 ≥ 1, ℓ} U[i1, ℓ²]·P[i − i1, v − ℓ²], gathered
+    for blocks of output rows i at once."""
+    lmax = math.isqrt(V - 1) if V > 1 else 0
+    sq = torch.arange(lmax + 1) ** 2
+    lmax = int(torch.nonzero(torch.isfinite(U[:, sq]).any(0)).flatten()[-1])
+    sq = sq[: lmax + 1]
+    pad = int(sq[-1])
+    Uv = U[:, sq]  # (g + 1, ℓ), row 0 unused (U has no x⁰ term)
+    Ppad = torch.cat([torch.full((g + 1, pad), NEG_INF, dtype=DTYPE), P], dim=1)
+    yidx = torch.arange(V)[:, None] - sq[None, :] + pad  # (V, ℓ): index of P[·, v − ℓ²] in Ppad
     out = torch.full_like(P, NEG_INF)
-    for i1 in range(1, g + 1):  # x-degree of U's term (≤ g)
-        row = U[i1]
-        if not bool(torch.isfinite(row).any()):
-            continue
-        src = P[: g + 1 - i1]  # rows i2 with i1 + i2 ≤ g
-        conv = log_conv(row, src)[..., :V]
-        out[i1:] = torch.logaddexp(out[i1:], conv)
+    live = torch.nonzero(torch.isfinite(P).any(1)).flatten()
+    if not live.numel():
+        return out
+    first = int(live[0]) + 1  # the least x-degree of P·U
+    rows = max(1, _CHUNK // max(1, g * V * (lmax + 1)))
+    i1 = torch.arange(1, g + 1)
+    for start in range(first, g + 1, rows):  # blocks of output x-degrees (memory), not parameter points
+        i = torch.arange(start, min(g + 1, start + rows))
+        src = i[:, None] - i1[None, :]  # (rows, g): P's x-degree
+        ok = src >= 0
+        terms = Ppad[src.clamp(min=0)][:, :, yidx] + Uv[i1][None, :, None, :]  # (rows, g, V, ℓ)
+        terms = torch.where(ok[:, :, None, None], terms, torch.full_like(terms, NEG_INF))
+        out[i] = torch.logsumexp(terms.permute(0, 2, 1, 3).reshape(i.numel(), V, -1), dim=-1)
     return out
 
 
@@ -359,8 +656,8 @@ def qe_law(sampling: str, N: int, m: int, s: int, g: int, E: int) -> FastLaw:
         T = E * (N // (m * s))
         if round_law.numel() == 2 and torch.isfinite(round_law).all():  # L ∈ {0, 1}: c² ~ Binomial(T, q_1)
             return binomial_law(T, float(round_law[1]), float(round_law[0]))
-        return power(_squares_law(round_law), T)
-    return power(epoch_law_shuffling(N, m, s, g), E)
+        return power_law(_squares_law(round_law), T)
+    return power_law(epoch_law_shuffling(N, m, s, g), E)
 
 
 # ---------------------------------------------------------------------------------------------------------------

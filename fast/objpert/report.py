@@ -1,9 +1,10 @@
 """Private privacy reports of objective perturbation on the torch fast path (float64, broadcasting): seed 003 chapter 2
 and appendix A — the privacy of the report's releases as closed forms (Thm A.3.1: Algorithm 8's λ_min release; Thm
 A.3.4: Algorithm 10's gradient release; Thm A.4.1: Algorithm 11's GOE Hessian release; Thm 2.3.5 (1)/(2): the report's
-DP / pDP cost; Cor A.3.6: the calibrated overhead), and Algorithm 2 itself, batched over many target individuals
-(DATA-INDEP and DATA-DEP; the corrected default with the printed g^P sign bug E8 and the missing minimum E9 behind
-``printed=True``). Mirrors ``dpspec.reference.objpert.report``.
+DP / pDP cost; Cor A.3.6: the calibrated overhead), and Algorithms 2 and 9 themselves, batched over many target
+individuals (Algorithm 2 DATA-INDEP and DATA-DEP; Algorithm 9, the adaptive report, :func:`alg9_report` /
+:func:`report_adaptive`; the corrected default with the printed g^P sign bug objpert.E8 and the missing minimum
+objpert.E9 behind ``printed=True``). Mirrors ``dpspec.reference.objpert.report`` and ``.releases``.
 
 Every release is a Gaussian mechanism with ℓ2 sensitivity-to-noise ratio S, and the text's ε is the tail bound
 S²/2 + S√(2 log(1/δ)) (Lemma A.7.3/A.7.4; notes objpert-pdp.md §2.C-D); log(1/δ) = −log δ keeps δ down to 1e-300.
@@ -213,3 +214,89 @@ def alg2_report(theta, records, targets, loss, lam, sigma, sigma2, sigma3, rho, 
     eps3 = gaussian_tail_eps(f2 * xn * xn / s3 / _SQRT2, dl)
     return {"eps1P": eps1p, "eps2": eps2, "eps3": eps3, "undefined": undefined, "g_hat": g_hat, "H_hat": H_hat,
             "tau": float(tau)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Algorithm 9 (the adaptive report, any λ), batched over targets
+
+
+def _quadratic(M: torch.Tensor, tx: torch.Tensor) -> torch.Tensor:
+    """xᵀM⁻¹x for every row x of tx: one Cholesky factor and one batched triangular solve; a general solve where M
+    is not positive definite (the release's GOE noise beyond its good event: the value is then what the text's
+    formula gives, and ε^P_1 is not claimed there)."""
+    chol, info = torch.linalg.cholesky_ex(M)
+    if int(info) != 0:
+        return (tx * torch.linalg.solve(M, tx.T).T).sum(1)
+    w = torch.linalg.solve_triangular(chol, tx.T, upper=False)
+    return (w * w).sum(0)
+
+
+def report_adaptive(theta, targets, loss, sigma, sigma2, sigma3, rho, g_hat, H_hat, lam_hat, tau,
+                    printed: bool = False):
+    """ε^P_1(z) of Algorithm 9 (seed 003; notes objpert-pdp.md §4.3) for every target row, from the released ĝP
+    (Algorithm 10), ĤP (Algorithm 11) and λ̂ = max{λ, λ̂P_min − σ4c} (Algorithm 8): µP = min{((λ̂ + τσ3)/λ̂)xᵀĤP⁻¹x,
+    ‖x‖²/λ̂} where λ̂ ≥ 2τσ3 (Prop A.3.2 (iii)), else min{((λ̂ + 2τσ3)/λ̂)xᵀ(ĤP + τσ3I)⁻¹x, ‖x‖²/λ̂} (Prop A.3.2
+    (ii)); g^P = |f'ĝᵀx| + σ2|f'|‖x‖c (``printed``: f'ĝᵀx without |·|, erratum E8); ε^P_1 = |−log(1 − f''µP)| +
+    f'²‖x‖²/(2σ²) + |g^P|/σ². One factorisation for all targets. Returns (ε^P_1, undefined: f''µP ≥ 1). Mirrors
+    reference/objpert/releases.py report_adaptive."""
+    return _adaptive_from_terms(_target_terms(theta, targets, loss), sigma, sigma2, sigma3, rho, g_hat, H_hat, lam_hat,
+                                tau, printed)
+
+
+def _adaptive_from_terms(terms, sigma, sigma2, sigma3, rho, g_hat, H_hat, lam_hat, tau, printed):
+    """:func:`report_adaptive` from the targets' (x, f', f'', ‖x‖) already computed (one pass over the targets)."""
+    sigma_t, sigma2_t, sigma3_t = params(sigma=(sigma, spec.P_SIGMA.domain), sigma2=(sigma2, spec.P_SIGMA2.domain),
+                                         sigma3=(sigma3, spec.P_SIGMA3.domain))
+    lh, tau_f = float(lam_hat), float(tau)
+    if not (math.isfinite(lh) and lh > 0 and math.isfinite(tau_f) and tau_f > 0):
+        raise ParameterError(f"report_adaptive: λ̂ = {lh!r} and τ = {tau_f!r} must be positive and finite")
+    tx, f1, f2, xn, _ = terms
+    Hh = torch.as_tensor(H_hat, dtype=torch.float64)
+    ts = tau_f * float(sigma3_t)
+    if lh >= 2 * ts:
+        mu = (lh + ts) / lh * _quadratic(Hh, tx)
+    else:
+        mu = (lh + 2 * ts) / lh * _quadratic(Hh + ts * torch.eye(Hh.shape[0], dtype=torch.float64), tx)
+    mu_p = torch.minimum(mu, xn * xn / lh)
+    c = _quantile(rho)
+    gx = f1 * (tx @ torch.as_tensor(g_hat, dtype=torch.float64).reshape(-1))
+    g_p = (gx if printed else gx.abs()) + sigma2_t * f1.abs() * xn * c
+    a = f2 * mu_p
+    return _first_term(a) + (f1 * xn) ** 2 / (2 * sigma_t**2) + g_p.abs() / sigma_t**2, a >= 1
+
+
+def alg9_report(theta, records, targets, loss, lam, sigma, sigma2, sigma3, sigma4, rho, generator=None,
+                printed: bool = False, delta=None, tau=None) -> dict:
+    """Algorithm 9 of seed 003 (the adaptive privacy report; notes objpert-pdp.md §4.3) for every target row at once:
+    releases ĝP (Algorithm 10, σ2), ĤP (Algorithm 11, σ3) and λ̂P_min = λ_min(H) + N(0, σ4²) (Algorithm 8), drawn
+    from ``generator`` in that order (as the reference draws them); λ̂ = max{λ, λ̂P_min − σ4c}; ε^P_1 by
+    :func:`report_adaptive`; the overhead per target at ``delta`` (default ρ): ε2 (Thm A.3.4), ε3 (Thm A.4.1), ε4
+    (Thm A.3.1). No Require: Algorithm 9 works with any λ. Returns a dict of (m,) tensors (eps1P, eps2, eps3, eps4,
+    undefined) and the releases (g_hat, H_hat, lam_hat, tau). Mirrors reference/objpert/releases.py
+    alg9_adaptive_report (same formulas; tests compare them on the same releases)."""
+    from .expost import factor, get_loss, split_records
+
+    X, y = split_records(records)
+    d = X.shape[1]
+    (s4,) = params(sigma4=(sigma4, spec.P_SIGMA4.domain))
+    if tau is None:
+        from .goe import goe_quantile
+
+        tau = float(goe_quantile(d, rho))
+    delta = float(rho if delta is None else delta)
+    gen = _generator(generator)
+    fac = factor(X, y, theta, lam, 1.0, get_loss(loss))
+    H = fac.chol @ fac.chol.T
+    g_hat = fac.grad + float(sigma2) * torch.randn(d, generator=gen, dtype=torch.float64)
+    H_hat = alg11_goe_hessian(H, sigma3, gen)
+    lam_raw = float(torch.linalg.eigvalsh(H)[0]) + float(s4) * float(torch.randn((), generator=gen,
+                                                                                  dtype=torch.float64))
+    lam_hat = max(float(lam), lam_raw - float(s4) * _quantile(rho))
+    terms = _target_terms(theta, targets, loss)
+    eps1p, undefined = _adaptive_from_terms(terms, sigma, sigma2, sigma3, rho, g_hat, H_hat, lam_hat, tau, printed)
+    _, f1, f2, xn, _ = terms
+    dl = torch.tensor(delta, dtype=torch.float64)
+    hx = f2 * xn * xn
+    return {"eps1P": eps1p, "eps2": gaussian_tail_eps(f1.abs() * xn / float(sigma2), dl),
+            "eps3": gaussian_tail_eps(hx / float(sigma3) / _SQRT2, dl), "eps4": gaussian_tail_eps(hx / float(s4), dl),
+            "undefined": undefined, "g_hat": g_hat, "H_hat": H_hat, "lam_hat": lam_hat, "tau": float(tau)}

@@ -773,7 +773,7 @@ register_erratum(Erratum(
               "(0.3143 vs 0.3077), at ε = 0.5 for k = 4, σ = 2 (0.2479 vs 0.2384), at ε = 0.25 for k = 1, σ = 1. A "
               "mixture of G_{k′/σ} is not G_{E(k′)/σ}; the transformed q_E of App. E is the object to compute.",
     demonstration=_demo(_e16),
-    statements=("base.gdp_profile", "bc.a1_profile"),
+    statements=("base.gdp_profile", "bc.a1_profile", "bc.app_e_round_profile"),
     severity="wrong",
     note=f"{NOTES} §2.11, §6 item 16. The paper itself calls it a heuristic and leaves it to future work.",
 ))

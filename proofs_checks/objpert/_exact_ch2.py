@@ -167,6 +167,16 @@ def logistic_instance(n, d, seed):
     return X, y, x, 1.0
 
 
+
+E8_SETUP = dict(n=40, d=5, data_seed=2, lam=0.6, sigma=2.0, sigma2=2.0, sigma3=0.02, rho=1e-3)  # notes §6 E8
+
+
+def e8_instance():
+    """Erratum E8's instance: (records (n, d+1), target (d+1,)) = logistic_instance(40, 5, seed 2) with the target
+    (e1, +1) ∉ D; its parameters are E8_SETUP (errata_ch2 E8, conformance op.objpert_report)."""
+    Xd, y, x, yz = logistic_instance(E8_SETUP["n"], E8_SETUP["d"], E8_SETUP["data_seed"])
+    return np.column_stack([Xd, y]), np.append(x, yz)
+
 def report_monte_carlo(X, y, x, yz, lam, sigma, sigma2, sigma3, rho, runs, seed):
     """Seeded Monte Carlo of Algorithm 2 (DATA-DEP) on (D, z), z ∉ D: per run b, e, Z, θ̂P; returns a dict of
     boolean arrays: lower-bound failures ε1 > ε^P_1 (printed, corrected), upper-bound failures of Thm 2.3.5(3)

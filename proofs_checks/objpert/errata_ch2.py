@@ -450,14 +450,13 @@ register_erratum(Erratum(
 
 # --- E8, E10, E11: the report's Monte Carlo --------------------------------------------------------------------
 
-E8_SETUP = dict(n=40, d=5, data_seed=2, lam=0.6, sigma=2.0, sigma2=2.0, sigma3=0.02, rho=1e-3)  # notes §6 E8
+E8_SETUP = X.E8_SETUP  # notes §6 E8 (also read by conformance op.objpert_report)
 E8_RUNS, E8_SEED = 4000, 1
 
 
 def e8_dataset():
     """The records (n = 40, d = 5, logistic ±1, _exact_ch2.logistic_instance with seed 2) and target (e1, +1) ∉ D."""
-    Xd, y, x, yz = X.logistic_instance(E8_SETUP["n"], E8_SETUP["d"], E8_SETUP["data_seed"])
-    return np.column_stack([Xd, y]), np.append(x, yz)
+    return X.e8_instance()
 
 
 def e8_monte_carlo(runs=E8_RUNS, seed=E8_SEED) -> dict:

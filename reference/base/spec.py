@@ -81,3 +81,18 @@ PLD_EPS_WIDTH = Real(0, math.inf, lo_open=True, hi_open=True, scale="log", sampl
 # base.gaussian_classical (Dwork & Roth 2014, Thm A.1).
 GAUSSIAN_CLASSICAL_EPS_BELOW_ONE = ConditionSpec("eps_below_one",
                                                  "Thm A.1 assumes ε ∈ (0, 1): needs √(2 ln(1.25/δ))/σ < 1")
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sampling without replacement and the replace-one relation (reference/base/subsampling_wor.py; issue 14)
+
+# Sampling WITHOUT replacement draws a batch of exactly m of the n records (γ = m/n). m ≥ 1 and n ≥ 1 are domains;
+# m ≤ n is a condition (both paths refuse m > n naming it). Draws: m up to 512, n up to 10^5 (log scale), so that
+# random points mostly satisfy m ≤ n.
+WOR_BATCH = Integer(1, math.inf, scale="log", sample_hi=512)
+WOR_DATASET = Integer(1, math.inf, scale="log", sample_hi=10**5)
+WOR_BATCH_WITHIN_DATA = ConditionSpec("batch_within_data",
+                                      "sampling without replacement draws m of the n records: needs m ≤ n")
+# base.sgm_wor_rdp (WBK19 Thm 9) sums ⌈α⌉ − 1 terms: α is bounded as for ZW19 (the reference's work is O(α));
+# the accountant's curve (fast/base/subsampling_wor.py) answers +inf (a valid, vacuous bound) above it.
+WOR_ALPHA_MAX = 1e4
+WOR_ALPHA = Real(1, WOR_ALPHA_MAX, lo_open=True, hi_open=False, scale="log", sample_lo=1 + 1e-6, sample_hi=1e4)

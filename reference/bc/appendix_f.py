@@ -22,11 +22,12 @@ from mpmath import mpf
 
 from ..base.fdp import gdp_tradeoff
 from ..base.gaussian import gaussian_eps
-from ..catalogue import Condition, Privacy, Source, Statement, Value, Variant, register
+from ..catalogue import Condition, Privacy, Source, Statement, Value, Variant, WitnessUse, register
 from ..domains import Param
 from ..precision import self_checked
 from .bounds import (P_ALPHA, P_DELTA, P_EPS, exact_tail_above, exact_tail_below, fl, fl_eps, fl_hat, fu_delta,
                      fu_hat)
+from .witnesses import a1_use
 from .spec import (BATCH_FITS, CASE_BC, CASE_G1, CASE_IC, F7_N_LARGE, GROUP_FITS, P_E, P_F1_LOWER_CASE,
                    P_F1_UPPER_CASE, P_G, P_GAMMA, P_LIMIT_MU, P_M, P_N, P_S, P_SIGMA, ROUNDS_INTEGER, SEED, batch_fits,
                    group_fits, rounds_integer)
@@ -173,6 +174,7 @@ register(Statement(
     summary="G_{c_L/σ}(min{1, α + l}) ≤ f, c_L² = (1+1/√(2E))E, l = P(c² > c_L²) exact (printed: e^{−E})",
     params=_F2_PARAMS,
     reference=lemma_f2_lower,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1, g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_ic_conditions(),
     variants={
         "printed": Variant(lemma_f2_lower_printed, _HOEFFDING.format(mean="E") + "; the exact A1 f violates the "
@@ -196,6 +198,7 @@ register(Statement(
     summary="f_A1 ≤ u + (1−u) G_{c_U/σ}(α), c_U² = (1−1/√(2E))E, u = P(c² < c_U²) exact (printed: e^{−E}, on A0)",
     params=_F2_PARAMS,
     reference=lemma_f2_upper,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1, g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_ic_conditions(),
     variants={"printed": Variant(lemma_f2_upper_printed, _HOEFFDING.format(mean="E") + "; and as printed it bounds "
                                  "the A0 trade-off C_{m/N}(G_{1/σ})^{⊗(N/m)E} from above, which is false (a "
@@ -215,6 +218,7 @@ register(Statement(
     summary="δ_f(ε) ≥ (1−u) δ_{G_{c_U/σ}}(ε − ln(1−u)), c_U² = (1−1/√(2E))E, u exact (printed: e^{−E}, A0)",
     params=(P_EPS, P_N, _P_M_IC, P_E, P_SIGMA),
     reference=lemma_f2_upper_profile,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1, g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_ic_conditions(),
     variants={"printed": Variant(lemma_f2_upper_profile_printed, _HOEFFDING.format(mean="E") + "; as printed it "
                                  "claims δ_A0(ε) ≥ this for the A0 trade-off, refuted by the pessimistic PLD "
@@ -233,6 +237,7 @@ register(Statement(
     summary="G_{c_L/σ}(min{1, α + l}) ≤ f, c_L² = (1+1/√(2E))E, l = P(c² > c_L²) exact (printed: e^{−E})",
     params=_F2_PARAMS,
     reference=lemma_f2_lower,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1, g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_ic_conditions(),
     variants={
         "printed": Variant(lemma_f2_lower_printed, _HOEFFDING.format(mean="E") + "; not implied by the A1 analysis "
@@ -317,6 +322,7 @@ register(Statement(
     summary="G_{c_L/σ}(min{1, α + l}) ≤ f, c_L² = (1+1/√(2E))E, l = P(c² > c_L²) exact (printed: e^{−E})",
     params=_F6_PARAMS,
     reference=lemma_f6_lower,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_general_conditions(),
     variants={
         "printed": Variant(lemma_f6_lower_printed, _HOEFFDING.format(mean="E") + _F6_VIOLATION, is_bound=False),
@@ -335,6 +341,7 @@ register(Statement(
     summary="f ≤ u + (1−u) G_{c_U/σ}(α), c_U² = (1−1/√(2E))E, u = P(c² < c_U²) exact (printed: e^{−E})",
     params=_F6_PARAMS,
     reference=lemma_f6_upper,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_general_conditions(),
     variants={"printed": Variant(lemma_f6_upper_printed, _HOEFFDING.format(mean="E") + "; so its proof fails (u = "
                                  "e^{−E} is far below the true tail). Numerically it still lies above the A1 f where "
@@ -353,6 +360,7 @@ register(Statement(
     summary="ε(δ) of fL_{c_L}, c_L² = (1+1/√(2E))E, l exact (printed: e^{−E}); ∞ for δ ≤ l",
     params=(P_DELTA, P_N, P_M, P_S, P_E, P_SIGMA),
     reference=lemma_f6_eps,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", g=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_general_conditions(),
     variants={
         "printed": Variant(lemma_f6_eps_printed, _HOEFFDING.format(mean="E") + "; the exact A1 ε exceeds it "
@@ -460,6 +468,7 @@ register(Statement(
     summary="f ≥ fL_{c_L}(α), c_L² = (e^{N/(N−g−m)} + γ) min{m,g} gE, l = e^{−γgE}",
     params=(P_ALPHA, *_F7_PARAMS),
     reference=lemma_f7,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=(_F7_CONDITION,),
     variants={"hat": Variant(lemma_f7_hat, "the lemma's weaker form f̂L = G_{c_L/σ}(min{1, α + e^{−γgE}}) ≤ fL")},
     privacy=_A1,
@@ -476,6 +485,7 @@ register(Statement(
     summary="ε(δ) of fL_{c_L}, l = e^{−γgE}; ∞ for δ ≤ l",
     params=(P_DELTA, *_F7_PARAMS),
     reference=lemma_f7_eps,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=(_F7_CONDITION,),
     privacy=_A1,
     monotone={"delta": -1, "sigma": -1},
@@ -490,6 +500,7 @@ register(Statement(
     summary="ε(δ) of Lemma F.7's fL at γ = 1/g (printed: ε of G_μ, μ = √((e+1/g) min{m,g} gE)/σ)",
     params=(P_DELTA, P_N, _P_M_IC, P_G, P_E, P_SIGMA),
     reference=cor_f8,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", s=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=(_F7_CONDITION,),
     variants={"printed": Variant(cor_f8_printed, "seed 002 Cor. F.8's '≈ G_μ' drops Lemma F.7's δ-floor "
                                  "l = e^{−E}: below δ = e^{−E} nothing follows (ε = ∞), and the exact A1 f is not "
@@ -573,6 +584,7 @@ register(Statement(
     summary="G_{c_L/σ}(min{1, α + l}) ≤ f, c_L² = (1+1/√(2qE))qE, l exact (printed: e^{−qE})",
     params=_F9_PARAMS,
     reference=lemma_f9_lower,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", m=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_bc_conditions(),
     variants={
         "printed": Variant(lemma_f9_lower_printed, _HOEFFDING.format(mean="qE"), is_bound=False),
@@ -591,6 +603,7 @@ register(Statement(
     summary="f ≤ u + (1−u) G_{c_U/σ}(α), c_U² = (1−1/√(2qE))qE, u exact (printed: e^{−qE})",
     params=_F9_PARAMS,
     reference=lemma_f9_upper,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling", m=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_bc_conditions(),
     variants={"printed": Variant(lemma_f9_upper_printed, _HOEFFDING.format(mean="qE") + "; its proof fails "
                                  "(numerically it lies above the A1 f where checked; not established)",
@@ -673,6 +686,7 @@ register(Statement(
     summary="case g1: Lemma F.6; ic: Lemma F.7 (fL); bc: Lemma F.9 — with exact tails at the printed cuts",
     params=(P_ALPHA, P_F1_LOWER_CASE, P_N, P_M, P_S, P_G, P_E, P_SIGMA, _P_GAMMA_F1),
     reference=thm_f1_lower,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling"), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_f1_conditions(True),
     variants={"printed": Variant(thm_f1_lower_printed, _HOEFFDING.format(mean="E (qE in case bc)") + "; case ic "
                                  "is valid as printed", is_bound=False)},
@@ -691,6 +705,7 @@ register(Statement(
     summary="case g1: Lemma F.6 upper; bc: Lemma F.9 upper — exact tails at the printed cuts",
     params=(P_ALPHA, P_F1_UPPER_CASE, P_N, P_M, P_S, P_G, P_E, P_SIGMA),
     reference=thm_f1_upper,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("subsampling"), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_f1_conditions(False),
     variants={"printed": Variant(thm_f1_upper_printed, _HOEFFDING.format(mean="E (qE in case bc)"),
                                  is_bound=False)},

@@ -18,12 +18,13 @@ import mpmath
 from mpmath import mpf
 
 from ..base.fdp import gdp_tradeoff
-from ..catalogue import Condition, Privacy, Source, Statement, Value, Variant, register
+from ..catalogue import Condition, Privacy, Source, Statement, Value, Variant, WitnessUse, register
 from ..domains import Param
 from ..precision import self_checked
 from .bounds import P_ALPHA, P_DELTA, exact_tail_above, exact_tail_below, fl, fu
 from .mixture import mixture_epsilon, mixture_tradeoff
 from .qe import bc_shuffling_bose_einstein, qe_law
+from .witnesses import a1_use, shuffling_g1_use
 from .spec import (BATCH_FITS, CASE_BC, CASE_G1, G3_N_ABOVE_G, G3_TAIL_AT_MOST_ONE, G4_GROUP_IN_BATCH, G4_U_POSITIVE,
                    GROUP_FITS, P_E, P_G, P_G1_LOWER_CASE, P_G1_UPPER_CASE, P_M, P_N, P_S, P_SIGMA, ROUNDS_INTEGER, SEED,
                    batch_fits, group_fits, rounds_integer)
@@ -80,6 +81,7 @@ register(Statement(
     summary="f = G_{√E/σ}",
     params=(P_ALPHA, P_E, P_SIGMA),
     reference=lemma_g2,
+    witnesses=(WitnessUse("bc.round", shuffling_g1_use, "c² = E: E rounds with one subset (notes §2.13)"),),
     privacy=_A1,
     monotone={"alpha": -1, "E": -1, "sigma": +1},
     note="Independent of N, m, s (each epoch has exactly one round with L = 1).",
@@ -130,6 +132,7 @@ register(Statement(
     summary="f ≥ fL_{√(gE)}(α), l_E = 1 − (1 − g²ms/(N−g))^E (E = 1: the lemma as printed)",
     params=_G_PARAMS,
     reference=lemma_g3,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("shuffling"), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_qe_conditions() + _G3_CONDITIONS,
     variants={
         "exact": Variant(lemma_g3_exact, "the same cut c_L = √(gE) with the exact tail P(c² > gE) of q_E",
@@ -231,6 +234,7 @@ register(Statement(
     summary="f^{⊗E}, f(α) = Σ_j q_j Φ(Λσ/√j − √j/(2σ)), q_j the true occupancy law (printed: Bose–Einstein)",
     params=_G4_PARAMS,
     reference=lemma_g4,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("shuffling", m=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_qe_conditions(1),
     variants={"printed": Variant(lemma_g4_printed, _BE_NOTE, is_bound=False,
                                  conditions=_qe_conditions(1) + (_G4_BE,))},
@@ -249,6 +253,7 @@ register(Statement(
     summary="ε(δ) of f^{⊗E} (true occupancy law; printed: Bose–Einstein)",
     params=(P_DELTA, P_N, _P_S_BC, P_G, P_E, P_SIGMA),
     reference=lemma_g4_eps,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("shuffling", m=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_qe_conditions(1),
     variants={"printed": Variant(lemma_g4_eps_printed, _BE_NOTE, is_bound=False,
                                  conditions=_qe_conditions(1) + (_G4_BE,))},
@@ -279,6 +284,7 @@ register(Statement(
     summary="f ≤ fU_{√(gE)}(α), u = P(c² < gE) exact (variant: u_E = 1 − (1 − g²/(N/s−g−g²))^E)",
     params=_G4_PARAMS,
     reference=lemma_g4_upper,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("shuffling", m=1), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_qe_conditions(1),
     variants={"printed": Variant(lemma_g4_upper_printed_u, "the text's per-epoch u = g²/(N/s − g − g²) (derived "
                                  "from the Bose–Einstein law, yet valid for the true one by the union bound), composed "
@@ -343,6 +349,7 @@ register(Statement(
     summary="case g1: G_{√E/σ}; general: fL_{√(gE)} with l_E = 1 − (1 − g²ms/(N−g))^E; bc: G_{√(gE)/σ}",
     params=(P_ALPHA, P_G1_LOWER_CASE, P_N, P_M, P_S, P_G, P_E, P_SIGMA),
     reference=thm_g1_lower,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("shuffling"), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_g1_conditions(True),
     variants={"printed": Variant(thm_g1_lower_printed, "case general as printed, '(fL)^{⊗E} ≈ G_{√(gE)/σ}': drops the "
                                  "δ-floor 1 − (1−l)^E and, for m > 1, c² > gE is possible (notes §6 item 6)",
@@ -361,6 +368,7 @@ register(Statement(
     summary="case g1: G_{√E/σ} (tight); bc: fU_{√(gE)} with u = P(c² < gE) exact",
     params=(P_ALPHA, P_G1_UPPER_CASE, P_N, P_M, P_S, P_G, P_E, P_SIGMA),
     reference=thm_g1_upper,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use("shuffling"), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=_g1_conditions(False),
     privacy=_A1,
     monotone={"alpha": -1, "sigma": +1},

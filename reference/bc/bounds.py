@@ -30,10 +30,11 @@ from .._solve import root
 from ..base.fdp import gdp_tradeoff
 from ..base.gaussian import delta_shift, gaussian_eps
 from ..base.spec import TYPE_I
-from ..catalogue import Privacy, Source, Statement, Value, register
+from ..catalogue import Privacy, Source, Statement, Value, WitnessUse, register
 from ..domains import DELTA, EPS, Param
 from ..precision import logsumexp, self_checked
 from .qe import qe_conditions, qe_law
+from .witnesses import a1_use, fl_use, fu_use
 from .spec import P_C_L, P_C_U, P_L, P_SIGMA, P_U, QE_PARAMS, SEED
 
 NOTES = "shared/notes/batch-clipping-fdp.md"
@@ -238,6 +239,7 @@ register(Statement(
     summary="fU(α) = u + (1−u)G_μ(α) on [0,β0]; β0+β1−α on [β0,β1]; G_μ((α−u)/(1−u)) on [β1,1]; μ = c_U/σ",
     params=(P_ALPHA, P_C_U, P_U, P_SIGMA),
     reference=fu,
+    witnesses=(WitnessUse("bc.fu_pair", fu_use, "fU as a mechanism (notes §3.4)"),),
     privacy=_DEF_PRIVACY,
     monotone={"alpha": -1, "c_U": -1, "u": +1, "sigma": +1},
     note="The function of Def. 4.3 itself (exact); it bounds the A1 trade-off from above in bc.thm4_5. f̂U is "
@@ -269,6 +271,7 @@ register(Statement(
     summary="δ_{fU}(ε) = (1−u) δ_{G_{c_U/σ}}(ε − ln(1−u)), ε ≥ 0",
     params=(P_EPS, P_C_U, P_U, P_SIGMA),
     reference=fu_delta,
+    witnesses=(WitnessUse("bc.fu_pair", fu_use, "fU as a mechanism (notes §3.4)"),),
     privacy=_DEF_PRIVACY,
     monotone={"eps": -1, "c_U": +1, "u": -1, "sigma": -1},
 ))
@@ -283,6 +286,7 @@ register(Statement(
     summary="fL(α) = G_μ(α) − l on [0,β]; G_μ(min{1, α+l}) on [β,1]; G_μ(β) − l = β; μ = c_L/σ",
     params=(P_ALPHA, P_C_L, P_L, P_SIGMA),
     reference=fl,
+    witnesses=(WitnessUse("bc.fl_pair", fl_use, "fL as a mechanism (notes §3.4)"),),
     privacy=_DEF_PRIVACY,
     monotone={"alpha": -1, "c_L": -1, "l": -1, "sigma": +1},
     note="The function of Def. 4.4 itself (exact); it bounds the A1 trade-off from below in bc.thm4_6. f̂L is "
@@ -314,6 +318,7 @@ register(Statement(
     summary="δ_{fL}(ε) = l + δ_{G_μ}(ε) if e^ε ≥ s_β, else 1 − β(1 + e^ε); s_β = −G_μ'(β)",
     params=(P_EPS, P_C_L, P_L, P_SIGMA),
     reference=fl_delta,
+    witnesses=(WitnessUse("bc.fl_pair", fl_use, "fL as a mechanism (notes §3.4)"),),
     privacy=_DEF_PRIVACY,
     monotone={"eps": -1, "c_L": +1, "l": +1, "sigma": -1},
 ))
@@ -427,6 +432,7 @@ register(Statement(
     summary="f(α) ≤ fU_{c_U}(α) ≤ f̂U_{c_U}(α), u = Σ_{c<c_U} q_E(c) (exact)",
     params=(P_ALPHA, *QE_PARAMS, P_SIGMA, _P_C_U),
     reference=thm4_5,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use(), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone=_QE_MONO,
@@ -443,6 +449,7 @@ register(Statement(
     summary="f(α) ≥ fL_{c_L}(α) ≥ f̂L_{c_L}(α), l = Σ_{c>c_L} q_E(c) (exact)",
     params=(P_ALPHA, *QE_PARAMS, P_SIGMA, _P_C_L),
     reference=thm4_6,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use(), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone=_QE_MONO,
@@ -459,6 +466,7 @@ register(Statement(
     summary="δ_f(ε) ≥ (1−u) δ_{G_{c_U/σ}}(ε − ln(1−u)), u = Σ_{c<c_U} q_E(c)",
     params=(P_EPS, *QE_PARAMS, P_SIGMA, _P_C_U),
     reference=thm4_5_profile,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use(), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone={"eps": -1, "sigma": -1},
@@ -491,6 +499,7 @@ register(Statement(
     summary="δ_f(ε) ≤ δ_{fL}(ε), l = Σ_{c>c_L} q_E(c)",
     params=(P_EPS, *QE_PARAMS, P_SIGMA, _P_C_L),
     reference=thm4_6_profile,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use(), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone={"eps": -1, "sigma": -1},
@@ -507,6 +516,7 @@ register(Statement(
     summary="f(α) ≥ G_{c_L/σ}(min{1, α + Σ_{c>c_L} q_E(c)})",
     params=(P_ALPHA, *QE_PARAMS, P_SIGMA, _P_C_L),
     reference=lemma_c2,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use(), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone=_QE_MONO,
@@ -524,6 +534,7 @@ register(Statement(
     summary="f(α) ≤ p + (1−p) G_{c_U/σ}(min{1, α/(1−p)}), p = Σ_{c<c_U} q_E(c)",
     params=(P_ALPHA, *QE_PARAMS, P_SIGMA, _P_C_U),
     reference=lemma_c3,
+    witnesses=(WitnessUse("bc.a1_mixture", a1_use(), "the label-visible A1 mixture (notes §3.2)"),),
     conditions=QE_CHECKS,
     privacy=_A1_PRIVACY,
     monotone=_QE_MONO,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from ..domains import DELTA, Choice, ConditionSpec, Integer, Param, Real
+from ..domains import DELTA, Choice, ConditionSpec, Integer, Param, Points, Real
 
 SEED = "002_5bf9d068e79d7537.txt"
 SEEDS = (SEED,)
@@ -184,3 +184,28 @@ def qe_too_large(sampling, N, m, s, g, E) -> str:
                 f"((g + 1)·(g·min(m, g) + 1)); the supported size is {MAX_EPOCH_TABLE:,} "
                 "(reference/bc/spec.py MAX_EPOCH_TABLE)")
     return ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Lemma C.5 standalone (bc.lemma_c5) and Appendix E's filtered round (bc.app_e_round_profile); session 18
+
+# Lemma C.5's mixture: an (n, 2) array of rows (q_i, μ_i), the weights and Gaussian means of f_i = G_{μ_i}.
+COMPONENTS = Points()
+P_COMPONENTS = Param("components", COMPONENTS, "rows (q_i, μ_i): weights and means of the Gaussian components G_{μ_i}",
+                     example="[[0.5, 1], [0.5, 2]]")
+C5_WEIGHTS = ConditionSpec("weights_are_a_law", "q_i ≥ 0 and Σ q_i = 1 (to 1e-12: the weights are read as floats)")
+C5_MEANS = ConditionSpec("means_positive", "μ_i > 0 for every component (Lemma C.5; μ_i = 0 is not covered)")
+C5_NONEMPTY = ConditionSpec("components_given", "at least one component, each row (q_i, μ_i)")
+# Appendix E: k differentiating subsets in a round, each kept with probability ½.
+FILTERED_SUBSETS = Integer(1, math.inf, sample_hi=8)
+P_K = Param("k", FILTERED_SUBSETS, "k, differentiating subsets in the round (each kept with probability ½)",
+            example=2)
+
+
+def components_ok(arr) -> tuple[bool, bool, bool]:
+    """(rows of two, weights a law, means positive) of an already parsed (n, d) array (shared by both paths)."""
+    shaped = arr.ndim == 2 and arr.shape[0] >= 1 and arr.shape[1] == 2
+    if not shaped:
+        return False, False, False
+    q, mu = arr[:, 0], arr[:, 1]
+    return True, bool((q >= 0).all() and abs(q.sum() - 1) <= 1e-12), bool((mu > 0).all())

@@ -269,7 +269,7 @@ def _solve_log_sigma_rdp(eps, delta, q, steps):
                 continue
 
             def h(x, alpha=alpha):
-                return dp_at_order(steps * sgm_rdp(alpha, q, mpmath.exp(x)), alpha, delta) - eps
+                return dp_at_order(steps * sgm_rdp(alpha, q, mpmath.exp(x), "remove"), alpha, delta) - eps
 
             lo, hi = log_s - mpf("0.5"), log_s + mpf("0.5")
             while h(lo) < 0:

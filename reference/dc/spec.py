@@ -286,3 +286,17 @@ STEP_NOISE = _Choice(("single", "per_sample"))
 PUBLISHED_TRACE_NOISE = _Choice(("sigma", "sigma_over_B"))
 K_AT_MOST_D = ConditionSpec("k_at_most_d", "k ≤ d (k orthonormal columns of the projection V ∈ R^{d×k}; Algorithm 1 "
                             "line 6, L199)")
+
+# ---------------------------------------------------------------------------------------------------------------
+# Section G (session 18, helper G: Definition 3.1 realised, reading C in the slot model) — edit only inside this
+# section (reference/dc/definition.py, reference/dc/slot_model.py; seed 004 L107, notes §3.1, §3.4 (C))
+from ..domains import Choice as _ChoiceG  # noqa: E402  (section G's own import: the shared import line is the lead's)
+
+DEF_DIRECTION = _ChoiceG(("max", "remove", "add"))  # Def 3.1's two orders of a neighbouring pair, and their maximum
+P_EPS_DEF = Param("eps", EPS, "ε ≥ 0, the privacy budget of Definition 3.1 (eq. (2))", example=1)
+P_DELTA_TR_DEF = Param("delta_tr", NONNEGATIVE, "Δ_tr ≥ 0, the ℓ2 shift of the released trace scores (0: scores kept "
+                       "internal, readings A and B; 1 orthonormal V; 1/k averaged V)", default=1)
+P_DELTA_GP_DEF = Param("delta_gp", POSITIVE, "Δ_gp/c1 > 0, the gradient sum's shift in c1 units (1: c1, readings B "
+                       "and the slot model; 2 − c2/c1: readings A and C)", default=1)
+P_DIRECTION_DEF = Param("direction", DEF_DIRECTION, "remove: (P, Q) = (law with z, law without); add: swapped; max: "
+                        "both orders (Definition 3.1 quantifies over every ordered neighbouring pair)", default="max")

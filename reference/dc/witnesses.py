@@ -157,6 +157,16 @@ def _joint_log_moment(alpha, q, sigma_tr, sigma_dp, delta_tr=1, delta_gp=1):
     return sgm_witness_log_moment_quad(alpha, q, 1 / mu, "remove")
 
 
+def _joint_family(q, sigma_tr, sigma_dp, delta_tr=1, delta_gp=1):
+    """The joint pair as conformance.tilting's gaussian_mixture family on the line o = u·(Δ_tr, Δ_gp): in whitened
+    coordinates the loss depends only on the projection t = μu on the shift, ℓ = (1 − q) + q·e^{μt − μ²/2}, i.e. the
+    1-D remove pair (1 − q)N(0, σ²) + qN(1, σ²) vs N(0, σ²) in u with σ = 1/μ (module docstring)."""
+    mu = float(_joint_mu(sigma_tr, sigma_dp, delta_tr, delta_gp))
+    q = float(_arg("q", spec.P_Q.domain, q))
+    return {"family": "gaussian_mixture", "weights": [1.0 - q, q], "shifts": [0.0, 1.0], "center": 0.0,
+            "sigma": 1.0 / mu, "direction": [float(delta_tr), float(delta_gp)]}
+
+
 register_witness(Witness(
     id="dc.joint_step",
     description="2-D (score, gradient) on one Poisson batch: P = (1−q)N(0, S) + qN((Δ_tr, Δ_gp), S), Q = N(0, S), "
@@ -171,6 +181,7 @@ register_witness(Witness(
     source=SOURCE + " (§3.3, §3.4)",
     dominating=True,
     log_moment=_joint_log_moment,
+    tilt_family=_joint_family,
     note="the joint step's dominating pair; its loss equals base.sgm's (remove) at σ = 1/μ_step: readings A, B, C "
          "of notes §3.4 are its special cases (dc.reading_*); 'steps' composes it T-fold",
 ))

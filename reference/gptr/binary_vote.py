@@ -32,6 +32,7 @@ from ..domains import Param
 from ..errors import DomainError, ParameterError
 from ..precision import log1mexp, log_sub, logsumexp, self_checked
 from . import spec
+from .witnesses_discrete import EX_B3_1_USES
 
 def _log4():
     return mpmath.log(4)
@@ -288,11 +289,13 @@ register(Statement(
                                  "(E4(v)): valid, with a δ it does not need")},
     privacy=Privacy("add_remove", "both", "none"),
     monotone={"eps": +1, "eps_tilde": +1, "eps_prime": +1, "delta": +1},
+    witnesses=EX_B3_1_USES,
     note="Gen-PTR instantiates gptr.thm3_5_7 (ε̂ = ε̃, δ̂ = 0, δ′ = δ/2, the mechanism's data-dependent ε "
          "(gptr.thm_b3_2) w.r.t. δ/2, sum form); its upper bound must be sup_{t′ ≥ t_p} ε(t′), not ε(t_p) "
          "(E4(iii)). Classic PTR relates gptr.thm3_3_4 (stability-based: LS = 0 when the gap exceeds 1). The "
-         "Laplace procedure is base.laplace_pure's ε (sensitivity 1 per count, report-noisy-max). No witness pair: "
-         "the procedures' worst cases are not explicit (notes §3.14); gptr.thm_b3_2's pair covers the release.",
+         "Laplace procedure is base.laplace_pure's ε (sensitivity 1 per count, report-noisy-max). Witness: "
+         "gptr.binary_procedure, each procedure's exact output law at neighbouring vote gaps (the uses pick the "
+         "neighbour with the largest exact δ and the largest loss; not a proven worst case, notes §3.14).",
 ))
 
 

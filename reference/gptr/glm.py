@@ -33,6 +33,7 @@ from .spec import (GLM_SHAPE_TERM, HESSIAN_STEP_SMALL, LAMBDA_AT_LEAST_2RL, LAMB
                    LOGISTIC_GAMMA_FEASIBLE_PRINTED, P_ALPHA_F,
                    P_ALPHA_FT, P_ALPHA_SC, P_BETA_SMOOTH, P_DELTA, P_EPS, P_EPS_POSITIVE, P_GAMMA, P_GRAD,
                    P_GRAD_TILDE, P_HNORM, P_L_LIP, P_LAM, P_MARGIN, P_R_GSC, P_SENSITIVITY, P_SIGMA, POSITIVE, SEED)
+from .witnesses_glm import REM_B3_7_USES, THM_B3_9_USES
 
 BACH_2010 = "Bach, Self-concordant analysis for logistic regression, EJS 2010 (arXiv 0910.4627)"
 NESTEROV_1994 = "Nesterov & Nemirovskii, Interior-Point Polynomial Algorithms in Convex Programming, SIAM 1994"
@@ -239,6 +240,7 @@ register(Statement(
                                  is_bound=False)},
     privacy=Privacy("add_remove", "both", "none"),
     monotone={"alpha_sc": -1, "gamma": +1, "delta": -1},
+    witnesses=REM_B3_7_USES,
     note="gptr.thm_b3_6 at R = 1, L = 1, β = 1/4 (logistic loss with ‖x‖ ≤ 1, Bach's convention: erratum E6; "
          "R(L + β) = 1.25 ≥ β/2). In Ex B.3.8 α = λ^p_min + λ (the regularised Hessian's smallest eigenvalue). "
          "The mean-shift part of the printed form is short of the Gaussian tail at small δ (gptr.thm_b3_6).",
@@ -418,6 +420,7 @@ register(Statement(
     },
     privacy=Privacy("add_remove", "both", "none"),
     monotone={"eps": +1, "delta": +1},
+    witnesses=THM_B3_9_USES,
     note="An instance of gptr.thm3_5_7 (sum form). The proof's 'for all X' should be 'for all γ' (erratum E15). "
          "The λ_min release is gptr.ex_b3_8, the mechanism gptr.rem_b3_7 at δ/2, its γ gptr.rem_b3_7_gamma. "
          "Tuning over λ goes through Alg 5 (gptr.thm3_5_6).",

@@ -39,6 +39,7 @@ from .spec import (LAMBDA_STAR_POSITIVE, NONNEGATIVE, OPS_GAMMA_FEASIBLE, OPS_GA
                    REMOVAL_LAMBDA_POSITIVE,
                    P_DELTA_HAT, P_DELTA_P, P_DELTA_PRIME_1, P_DELTA_PRIME_2, P_EPS, P_EPS_HAT, P_EPS_POSITIVE, P_GAMMA,
                    P_L, P_LAM, P_LAM_MIN, P_LAM_MIN_P, P_X_NORM, POSITIVE, SEED)
+from .witnesses_ops import EX3_6_2_USES, THM_B4_1_USES
 
 WANG_2017 = "Wang, Per-instance Differential Privacy, JPC 2019 (arXiv 1707.07708)"
 WANG_2018 = "Wang, Revisiting differentially private linear regression, UAI 2018 (arXiv 1803.02596)"
@@ -308,6 +309,7 @@ register(Statement(
                                   "§2.2); tighter, still a bound")},
     privacy=Privacy("add_remove", "both", "none"),
     monotone={"eps": +1, "eps_hat": +1, "delta": +1, "delta_hat": +1, "delta_prime_1": +1, "delta_prime_2": +1},
+    witnesses=EX3_6_2_USES,
     note="An instance of gptr.thm3_5_7 (generalized PTR with a private upper bound; bookkeeping by "
          "generalized.gptr_budget). The text's 'w.p. 1 − δ′, ε^P_λ(Z) ≤ ε_λ(Z)' is reversed (erratum E5): the test "
          "needs an upper bound. The mechanism's (ε, δ) is Thm 3.6.1 (gptr.thm3_6_1) at γ*; the releases are Alg 14 "
@@ -327,8 +329,13 @@ def lemma_b4_2(lam, lam_min, x_norm):
     By Prop B.3.12, |Δ(X) − Δ(X′)| ≤ log(1 + ‖𝒳‖²/(λ + λ_min(smaller of X, X′))). For an added point the smaller is
     X and the printed log(1 + ‖𝒳‖²/(λ_min + λ)) holds; for a removed point it is X∖{z}, whose λ_min can be ‖𝒳‖²
     lower (Weyl): the printed form fails there (ratio 1.41 on random data, tests/gptr/test_gptr_ops.py; unbounded on
-    the attaining family of erratum E18, proofs_checks/gptr/errata.py)."""
-    return mpmath.log1p(x_norm**2 / (lam + lam_min - x_norm**2))
+    the attaining family of erratum E18, proofs_checks/gptr/errata.py). Outside the condition λ + λ_min > ‖𝒳‖²
+    (no strong convexity left after a removal) the bound is vacuous: +inf, as the fast path's ``allow_outside``
+    (a log1p below −1 would be a complex number)."""
+    denominator = lam + lam_min - x_norm**2
+    if denominator <= 0:
+        return mpmath.inf
+    return mpmath.log1p(x_norm**2 / denominator)
 
 
 @self_checked
@@ -474,6 +481,7 @@ register(Statement(
     },
     privacy=Privacy("add_remove", "both", "none"),
     monotone={"eps": +1, "delta": +1},
+    witnesses=THM_B4_1_USES,
     note="[R] Alg 15's internal split (notes §2.7): ε/4 + ε/4 (λ_min, Δ releases: the test, ε̂ = ε/2) + ε/2 (OPS); "
          "δ from log(6/δ): δ/6 per release, OPS at δ/3 (line 7); shifts σ√(2 log(2/δ)) give δ′ = 2Φ̄(√(2 log(2/δ))). "
          "The Δ release has local sensitivity log(1 + ‖𝒳‖²/(λ + λ̃_min − ‖𝒳‖²)) (gptr.lemma_b4_2, corrected for "

@@ -48,6 +48,7 @@ from ..domains import Param, Points
 from ..errors import ConditionError, ParameterError, PrecisionError
 from ..precision import log1mexp, logsumexp, self_checked
 from . import spec
+from .witnesses_pate import THM3_6_6_USES
 
 PAPERNOT = ("Papernot, Song, Mironov, Raghunathan, Talwar & Erlingsson, Scalable Private Learning with PATE, "
             "ICLR 2018, arXiv 1802.08908v1")
@@ -780,6 +781,7 @@ register(Statement(
     },
     privacy=Privacy("replace_one", "both", "none"),
     monotone={"eps_prime": +1, "eps_hat": +1},
+    witnesses=THM3_6_6_USES,
     note="[R] No proof in the seed (notes §2.4): the test release is (α, ε_test)-RDP (gptr.lemma3_6_5 at Alg 6's "
          "constants), converted at δ/2 (base.rdp_to_dp_mironov); the labels' data-dependent DP is "
          "upper + log(2/δ)/(α−1) w.r.t. δ/2 (gptr.thm3_6_4 released privately); false positive δ_2 = δ/2 "

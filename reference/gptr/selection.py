@@ -21,6 +21,7 @@ import mpmath
 from ..catalogue import Privacy, Source, Statement, Value, Variant, register
 from ..precision import self_checked
 from .spec import P_CUTOFF, P_DELTA_2, P_DELTA_STAR, P_EPS_STAR, P_K, P_TAU, SEED
+from .witnesses_discrete import THM3_5_6_USES
 
 LIU_TALWAR = "Liu & Talwar, Private Selection from Private Candidates, STOC 2019 (arXiv 1811.07971)"
 
@@ -56,6 +57,7 @@ register(Statement(
     reference=liu_talwar,
     privacy=Privacy("any", "both", "none"),
     monotone={"eps_star": +1, "delta_star": +1, "tau": -1},
+    witnesses=THM3_5_6_USES,
     note="Quoted from Liu & Talwar (not proved in the thesis). The ε cost does not depend on the number k of "
          "candidates. Notes §5.2 (OPS-PTR experiment, k = 30, δ = 1e-6, τ = 0.05/k, δ2 = δ/2): T = 8705.19 and "
          "δ* = ((δ − δ2)/T)²/2 = 1.6495e-21 make the δ part exactly δ.",

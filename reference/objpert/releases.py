@@ -160,6 +160,26 @@ def report_dep(theta, target, loss, lam, sigma, sigma2, sigma3, rho, g_hat, H_ha
     return _first_term(a) + (f1 * xn) ** 2 / (2 * sigma**2) + np.abs(gP) / sigma**2, a >= 1
 
 
+def adaptive_mu(lam_hat, ts, mu_std, mu_reg, xn):
+    """µP of Algorithm 9 (seed 003, notes objpert-pdp.md §4.3; Prop A.3.2 (ii)/(iii)), elementwise (arrays broadcast):
+    min{((λ̂ + τσ3)/λ̂)·xᵀĤP⁻¹x, ‖x‖²/λ̂} where λ̂ ≥ 2τσ3 (standard), else min{((λ̂ + 2τσ3)/λ̂)·xᵀ(ĤP + τσ3I)⁻¹x,
+    ‖x‖²/λ̂} (regularised). ``mu_std`` = xᵀĤP⁻¹x and ``mu_reg`` = xᵀ(ĤP + τσ3I)⁻¹x (either may be None where its
+    branch is not taken)."""
+    lam_hat = np.asarray(lam_hat, dtype=float)
+    standard = lam_hat >= 2 * ts
+    cap = xn**2 / lam_hat
+    std = np.minimum((lam_hat + ts) / lam_hat * mu_std, cap) if mu_std is not None else np.inf
+    reg = np.minimum((lam_hat + 2 * ts) / lam_hat * mu_reg, cap) if mu_reg is not None else np.inf
+    return np.where(standard, std, reg)
+
+
+def adaptive_g(f1, gx, xn, sigma2, c, printed=False):
+    """g^P of Algorithm 9 from ĝPᵀx: |f'ĝᵀx| + σ2|f'|‖x‖c (printed: f'ĝᵀx without |·|, erratum E8; Thm A.3.4 (2)
+    with the noise e of Algorithm 10: |∇Jᵀ∇ℓ − ĝᵀ∇ℓ| ≤ σ2‖∇ℓ‖c w.p. 1 − ρ)."""
+    g = f1 * gx
+    return (g if printed else np.abs(g)) + sigma2 * np.abs(f1) * xn * c
+
+
 @dataclass(frozen=True)
 class Report:
     """A released privacy report at the given targets: ε^P_1 per target, the extra pDP costs (ε2, ε3, ε4 per target at
@@ -222,6 +242,29 @@ def alg2_report(theta, records, target, loss, lam, sigma, sigma2, sigma3, rho, m
     return Report(eps1P, eps2, eps3, np.zeros_like(eps1P), undefined, g_hat, H_hat, None, tau)
 
 
+def report_adaptive(theta, target, loss, sigma, sigma2, sigma3, rho, g_hat, H_hat, lam_hat, tau, printed=False):
+    """ε^P_1(z) of Algorithm 9 (seed 003, notes objpert-pdp.md §4.3) for every target row, from the released ĝP
+    (Algorithm 10), ĤP (Algorithm 11) and λ̂ = max{λ, λ̂P_min − σ4c} (Algorithm 8): µP by :func:`adaptive_mu`
+    (standard estimator xᵀĤP⁻¹x where λ̂ ≥ 2τσ3, else regularised xᵀ(ĤP + τσ3I)⁻¹x), g^P by :func:`adaptive_g`;
+    ε^P_1 = |−log(1 − f''µP)| + f'²‖x‖²/(2σ²) + |g^P|/σ². Returns (ε^P_1, undefined: f''µP ≥ 1)."""
+    loss = get_loss(loss)
+    sigma, sigma2, sigma3 = _positive("sigma", sigma), _positive("sigma2", sigma2), _positive("sigma3", sigma3)
+    lam_hat, tau = _positive("lam_hat", lam_hat), _positive("tau", tau)
+    tx, ty = _targets(target)
+    theta = np.asarray(theta, dtype=float)
+    H_hat = np.asarray(H_hat, dtype=float)
+    u = tx @ theta
+    f1, f2, xn = loss.d1(u, ty), loss.d2(u, ty), np.linalg.norm(tx, axis=1)
+    ts = tau * sigma3
+    if lam_hat >= 2 * ts:
+        mu_std, mu_reg = np.einsum("ti,ti->t", tx, np.linalg.solve(H_hat, tx.T).T), None
+    else:
+        mu_std, mu_reg = None, np.einsum("ti,ti->t", tx, np.linalg.solve(H_hat + ts * np.eye(len(theta)), tx.T).T)
+    a = f2 * adaptive_mu(lam_hat, ts, mu_std, mu_reg, xn)
+    gP = adaptive_g(f1, tx @ np.asarray(g_hat, dtype=float), xn, sigma2, normal_quantile_upper(rho), printed)
+    return _first_term(a) + (f1 * xn) ** 2 / (2 * sigma**2) + np.abs(gP) / sigma**2, a >= 1
+
+
 def alg9_adaptive_report(theta, records, target, loss, lam, sigma, sigma2, sigma3, sigma4, rho, rng,
                          printed=False, delta=None, tau=None) -> Report:
     """Algorithm 9 of seed 003 (the adaptive privacy report, any λ), notes §4.3: releases ĝP (Alg 10, σ2), ĤP
@@ -241,22 +284,13 @@ def alg9_adaptive_report(theta, records, target, loss, lam, sigma, sigma2, sigma
     H_hat = alg11_goe_hessian(H, sigma3, rng)
     lam_raw = alg8_lambda_min(H, sigma4, rng)
     lam_hat = max(lam, lam_raw - sigma4 * c)
+    eps1P, undefined = report_adaptive(theta, target, loss, sigma, sigma2, sigma3, rho, g_hat, H_hat, lam_hat, tau,
+                                       printed)
     tx, ty = _targets(target)
     u = tx @ theta
     f1, f2, xn = loss.d1(u, ty), loss.d2(u, ty), np.linalg.norm(tx, axis=1)
-    ts = tau * sigma3
-    if lam_hat >= 2 * ts:
-        mu_std = np.einsum("ti,ti->t", tx, np.linalg.solve(H_hat, tx.T).T)
-        muP = np.minimum((lam_hat + ts) / lam_hat * mu_std, xn**2 / lam_hat)
-    else:
-        mu_reg = np.einsum("ti,ti->t", tx, np.linalg.solve(H_hat + ts * np.eye(len(theta)), tx.T).T)
-        muP = np.minimum((lam_hat + 2 * ts) / lam_hat * mu_reg, xn**2 / lam_hat)
-    gx = f1 * (tx @ g_hat)
-    gP = (gx if printed else np.abs(gx)) + sigma2 * np.abs(f1) * xn * c
-    a = f2 * muP
-    eps1P = _first_term(a) + (f1 * xn) ** 2 / (2 * sigma**2) + np.abs(gP) / sigma**2
     eps2, eps3, eps4 = _costs(f1, f2, xn, sigma2, sigma3, sigma4, delta)
-    return Report(eps1P, eps2, eps3, eps4, a >= 1, g_hat, H_hat, lam_hat, tau)
+    return Report(eps1P, eps2, eps3, eps4, undefined, g_hat, H_hat, lam_hat, tau)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -302,12 +336,14 @@ def batched_minimiser(X, y, loss, lam, B, tol=1e-12, max_iter=100) -> np.ndarray
 
 
 def simulate_report(records, target, loss, lam, sigma, sigma2, sigma3, rho, runs, seed=0, member="out",
-                    printed=False, mode="DEP", tau=None, check_require=True) -> dict[str, np.ndarray]:
-    """Objective perturbation followed by Algorithm 2 (``mode`` "DEP" or "INDEP"), ``runs`` times, vectorised over
-    runs, for one target z = (x, y) (a (d+1,) row): returns a dict of (runs,) arrays — the exact ex-post pDP terms
-    T1, T2, T3 and L = T1 + T2 + T3 (Cor 2.3.2), eps1 = |L|, eps1bar = |T1| + T2 + |T3|, the report eps1P, its
-    undefined flag, and the noise b (runs, d). ``member`` as in the module docstring. Seeded:
-    numpy.random.default_rng(seed) draws b, then e (Alg 10), then Z (Alg 11), each as one (runs, ...) block.
+                    printed=False, mode="DEP", tau=None, check_require=True, sigma4=None) -> dict[str, np.ndarray]:
+    """Objective perturbation followed by Algorithm 2 (``mode`` "DEP" or "INDEP") or Algorithm 9 (``mode``
+    "ADAPTIVE", with ``sigma4``), ``runs`` times, vectorised over runs, for one target z = (x, y) (a (d+1,) row):
+    returns a dict of (runs,) arrays — the exact ex-post pDP terms T1, T2, T3 and L = T1 + T2 + T3 (Cor 2.3.2),
+    eps1 = |L|, eps1bar = |T1| + T2 + |T3|, the report eps1P, its undefined flag, and the noise b (runs, d); ADAPTIVE
+    adds lam_hat (λ̂ of Algorithm 9) and lam_min (λ_min(H)). ``member`` as in the module docstring. Seeded:
+    numpy.random.default_rng(seed) draws b, then e (Alg 10), then Z (Alg 11), then (ADAPTIVE) the N(0, σ4²) of
+    Alg 8, each as one (runs, ...) block. ADAPTIVE has no Require (Algorithm 9 works with any λ).
 
     Signature for the errata Monte Carlo (E8, E10): simulate_report(records, target, "logistic", lam=0.6, sigma=2,
     sigma2=2, sigma3=0.02, rho=1e-3, runs=4000, seed=..., printed=True|False)."""
@@ -345,8 +381,12 @@ def simulate_report(records, target, loss, lam, sigma, sigma2, sigma3, rho, runs
         out["eps1P"] = _first_term(a) + T2 + sigma * np.abs(f1) * xn * c / sigma**2
         out["undefined"] = a >= 1
         return out
-    if mode != "DEP":
-        raise ParameterError(f"mode: expected 'INDEP' or 'DEP', got {mode!r}")
+    if mode not in ("DEP", "ADAPTIVE"):
+        raise ParameterError(f"mode: expected 'INDEP', 'DEP' or 'ADAPTIVE', got {mode!r}")
+    if mode == "ADAPTIVE":
+        return _simulate_adaptive(out, rng, x, f1, f2, xn, H, gradJ, lam, sigma, sigma2, sigma3,
+                                  _positive("sigma4", sigma4), c, goe_tau(d, rho) if tau is None else float(tau),
+                                  printed)
     if check_require:
         tau = goe_tau(d, rho) if tau is None else float(tau)
         if lam < 2 * sigma3 * tau:
@@ -363,4 +403,31 @@ def simulate_report(records, target, loss, lam, sigma, sigma2, sigma3, rho, runs
     a = f2 * muP
     out["eps1P"] = _first_term(a) + T2 + np.abs(gP) / sigma**2
     out["undefined"] = a >= 1
+    return out
+
+
+def _simulate_adaptive(out, rng, x, f1, f2, xn, H, gradJ, lam, sigma, sigma2, sigma3, sigma4, c, tau, printed):
+    """Algorithm 9 for every run of :func:`simulate_report` (the releases ĝP, ĤP, λ̂P_min drawn in that order, one
+    block each): the same formulas as :func:`alg9_adaptive_report` (adaptive_mu, adaptive_g), batched over runs."""
+    runs, d = gradJ.shape
+    g_hat = gradJ + sigma2 * rng.standard_normal((runs, d))
+    Z = sigma3 * rng.standard_normal((runs, d, d))
+    H_hat = H + (Z + np.swapaxes(Z, 1, 2)) / SQRT2
+    lam_min = np.linalg.eigvalsh(H)[:, 0]
+    lam_hat = np.maximum(lam, lam_min + sigma4 * rng.standard_normal(runs) - sigma4 * c)
+    ts = tau * sigma3
+    xs = np.broadcast_to(x, (runs, d))[..., None]
+    standard = lam_hat >= 2 * ts
+    mu_std = np.full(runs, np.nan)
+    mu_reg = np.full(runs, np.nan)
+    if standard.any():
+        mu_std[standard] = np.einsum("i,ri->r", x, np.linalg.solve(H_hat[standard], xs[standard])[..., 0])
+    if (~standard).any():
+        shifted = H_hat[~standard] + ts * np.eye(d)
+        mu_reg[~standard] = np.einsum("i,ri->r", x, np.linalg.solve(shifted, xs[~standard])[..., 0])
+    muP = adaptive_mu(lam_hat, ts, np.where(standard, mu_std, 0.0), np.where(standard, 0.0, mu_reg), xn)
+    a = f2 * muP
+    out["eps1P"] = _first_term(a) + out["T2"] + np.abs(adaptive_g(f1, g_hat @ x, xn, sigma2, c, printed)) / sigma**2
+    out["undefined"] = a >= 1
+    out["lam_hat"], out["lam_min"] = lam_hat, lam_min
     return out

@@ -118,6 +118,7 @@ _ACCURACY_PARAMS = (spec.P_EPS1BAR, spec.P_GRAD, P_LAM, spec.P_HBETA, P_SIGMA, _
 
 register(Statement(
     id="objpert.thm2_3_5_accuracy",
+    fast="dpspec.fast.objpert.report_accuracy:thm2_3_5_accuracy",
     source=Source(SEED, "Theorem 2.3.5 (statement 3)", "accuracy of Algorithm 2's data-dependent privacy report"),
     kind="utility",
     claim="upper",
@@ -172,6 +173,7 @@ def _tight_within_printed(statement, p):
 
 register(Statement(
     id="objpert.prop_a5_1",
+    fast="dpspec.fast.objpert.report_accuracy:prop_a5_1",
     source=Source(SEED, "Proposition A.5.1", "uniform multiplicative approximation of the leverage score by the "
                   "released Hessian (Algorithm 2)"),
     kind="utility",
@@ -315,6 +317,7 @@ def uniform_upper_printed(eps1bar, grad, lam, beta, sigma, sigma2, sigma3, d, rh
 
 register(Statement(
     id="objpert.prop_a3_5",
+    fast="dpspec.fast.objpert.report_accuracy:prop_a3_5",
     source=Source(SEED, "Proposition A.3.5", "uniform privacy report: simultaneously for the n users, or for all "
                   "x ∈ X with the ℓ1 third term"),
     kind="utility",

@@ -1,6 +1,8 @@
 """Seed 002 Appendix F/G statements (reference/bc/appendix_f.py, appendix_g.py) and the reconstructed Table 1
 (reference/bc/table1.py). Test vectors: notes shared/notes/batch-clipping-fdp.md §5.3 (Hoeffding tails, F.6 ε),
 §5.4 (F.7 / F.8), §5.5 (G.2–G.4), §5.7 (F.2 upper bound's implied δ), §5.8 (F.9 q)."""
+import math
+
 import mpmath
 import pytest
 from mpmath import mp, mpf
@@ -236,3 +238,79 @@ def test_g3_l_bounds_the_exact_one_epoch_tail(N, m, s, g, simulated):
     assert abs(tail - p) <= 4 * mpmath.sqrt(max(p, mpf("1e-5")) * (1 - p) / 10**5)
     assert tail <= G.g3_l(N, m, s, g)
     assert tail <= 1 - G.g2_distinct_rounds(N, m, s, g) + mpf(10) ** -15  # distinct rounds ⇒ c² = g
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Lemma C.5 standalone (bc.lemma_c5) and Appendix E's filtered round (bc.app_e_round_profile); session 18
+
+def test_lemma_c5_one_component_is_g_mu_and_q_e_components_are_def4_2():
+    """One component: G_μ (the lemma's own reduction, notes §2.9); q_E's components at μ_c = c/σ: bc.def4_2 (Def. 4.2
+    is the lemma on the A1 law), to 1e-25 at 30 digits."""
+    import json
+
+    from dpspec.reference.base.fdp import gdp_tradeoff
+    from dpspec.reference.bc.qe import qe_law
+
+    c5 = catalogue.get("bc.lemma_c5")
+    with mpmath.workdps(30):
+        for a in ("0.01", "0.3"):
+            assert abs(c5.evaluate(dps=30, alpha=a, components=[[1, 1.5]]).value
+                       - gdp_tradeoff(mpmath.mpf(a), mpmath.mpf(1.5))) < mpmath.mpf(10) ** -25
+        law = qe_law("shuffling", 64, 2, 2, 2, 2)
+        comps = [[float(q), math.sqrt(c2) / 2] for c2, q in zip(law.support, law.pmf) if c2 > 0]
+        assert all(c2 > 0 for c2 in law.support) and abs(sum(q for q, _ in comps) - 1) < 1e-15
+        for a in ("0.05", "0.5"):
+            d42 = catalogue.get("bc.def4_2").evaluate(dps=30, alpha=a, sampling="shuffling", N=64, m=2, s=2, g=2,
+                                                        E=2, sigma=2).value
+            mine = c5.evaluate(dps=30, alpha=a, components=json.dumps(comps)).value
+            assert abs(mine - d42) < 1e-14  # the float weights carry ~1e-16 relative
+
+
+def test_lemma_c5_is_symmetric_and_refuses_outside_its_hypotheses():
+    """f(f(α)) = α (Lemma C.1 for symmetric components); weights not a law, a mean μ_i = 0, a malformed array:
+    ConditionError naming the lemma's condition."""
+    c5 = catalogue.get("bc.lemma_c5")
+    comps = [[0.2, 0.5], [0.5, 1.0], [0.3, 3.0]]
+    for a in (mpmath.mpf("0.07"), mpmath.mpf("0.4")):
+        f = c5.evaluate(dps=30, alpha=a, components=comps).value
+        assert abs(c5.evaluate(dps=30, alpha=f, components=comps).value - a) < 1e-20
+    with pytest.raises(ConditionError, match="weights_are_a_law"):
+        c5.evaluate(alpha=0.1, components=[[0.5, 1], [0.6, 2]])
+    with pytest.raises(ConditionError, match="means_positive"):
+        c5.evaluate(alpha=0.1, components=[[0.5, 0], [0.5, 2]])
+    with pytest.raises(ConditionError, match="components_given"):
+        c5.evaluate(alpha=0.1, components=[[0.5, 1, 3]])
+
+
+def test_app_e_round_profile_exact_and_heuristic():
+    """The filtered round's δ(ε) is the binomial mixture of δ_{G_{k′/σ}} (against a direct sum at 30 digits); the
+    heuristic variant G_{k/(2σ)} is below it at ε = 0.25, k = 2, σ = 1 (0.3143 vs 0.3077, erratum bc.E16) and is
+    registered as not a bound."""
+    from dpspec.reference.base.fdp import gdp_profile
+
+    st = catalogue.get("bc.app_e_round_profile")
+    with mpmath.workdps(30):
+        direct = sum(mpmath.binomial(3, j) / 8 * gdp_profile(mpmath.mpf("0.7"), mpmath.mpf(j) / 2) for j in (1, 2, 3))
+        assert abs(st.evaluate(dps=30, eps="0.7", k=3, sigma=2).value - direct) < mpmath.mpf(10) ** -25
+    exact = float(st.evaluate(eps=0.25, k=2, sigma=1).value)
+    heur = st.evaluate(eps=0.25, k=2, sigma=1, variant="heuristic")
+    assert abs(exact - 0.3143) < 5e-5 and abs(float(heur.value) - 0.3077) < 5e-5 and not heur.is_bound
+
+
+def test_app_e_witness_refutes_the_heuristic():
+    """Monte Carlo (the runner's profile check, n = 4·10^4, seed 2, confidence 0.999) of bc.filtered_round at k = 4,
+    σ = 2: the exact profile passes at ε = 0.5, 1; the heuristic's δ_{G_{k/(2σ)}} is refuted as an upper bound at
+    ε = 1 (the mixture's δ is above it)."""
+    from dpspec.conformance.checks import profile_check
+    from dpspec.conformance.sampling import sample_losses
+
+    st = catalogue.get("bc.app_e_round_profile")
+    s = sample_losses("bc.filtered_round", {"k": 4, "sigma": 2}, 40_000, 2)
+    for eps in (0.5, 1.0):
+        c = profile_check(s, eps, st.evaluate(eps=eps, k=4, sigma=2).value, {}, "exact", 0.999)
+        assert c.p_value > 1e-3
+    from dpspec.conformance.intervals import hockey_stick_terms, interval
+
+    heur = float(st.evaluate(eps=1.0, k=4, sigma=2, variant="heuristic").value)
+    iv = interval([(1.0, hockey_stick_terms(s.strata[0].losses, 1.0))], 0.999, "eb")
+    assert iv.lo > heur, (iv, heur)  # the sampled δ(1)'s 0.999 interval lies above the heuristic

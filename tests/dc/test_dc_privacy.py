@@ -325,3 +325,69 @@ def test_thm5_1_total_mnist_exceeds_the_printed_sum():
     printed = st.evaluate(**kw, variant="printed")
     assert not printed.is_bound and printed.value == 8
     assert sound == pytest.approx(14.13, abs=0.05) and sound > printed.value
+
+
+def _remove_equals_max(q, s, a):
+    import mpmath as mp_
+
+    from dpspec.reference.base.sgm import sgm_rdp as base_sgm_rdp
+    from dpspec.reference.dc import readings as R_
+
+    with mp_.workdps(30):
+        rm, mx = R_.SgmCurve(q, s)(mp_.mpf(a)), base_sgm_rdp(mp_.mpf(a), mp_.mpf(q), mp_.mpf(s))
+        assert abs(rm - mx) <= mp_.mpf("1e-25") * mx, (q, s, a, rm, mx)
+        assert rm == base_sgm_rdp(mp_.mpf(a), mp_.mpf(q), mp_.mpf(s), "remove")
+
+
+def test_reading_curve_is_the_remove_direction_which_is_the_max():
+    """The readings' RDP curve (R.SgmCurve) is base.sgm_rdp's remove direction; MTZ19 Thm 5 (add ≤ remove) makes it
+    base.sgm_rdp's default "max" (equal to 1e-25 at 30 digits; here an integer order, the binomial route; a
+    fractional one, the quadrature route, in the slow sibling), so skipping base's numerical add check per order
+    (issue 19's cost item) changes no reading."""
+    from dpspec.reference.dc import readings as R_
+
+    _remove_equals_max("0.2", "0.6", "3")
+    assert "remove" in repr(R_.SgmCurve("0.1", "1"))
+
+
+@pytest.mark.slow
+def test_reading_curve_is_the_max_at_a_fractional_order():
+    """As above at α = 7.5, q = 0.00512, σ = 0.8837 (the example's curve; quadrature in both directions, ~4 s)."""
+    _remove_equals_max("0.00512", "0.8837", "7.5")
+
+
+def test_reading_pld_beyond_64_steps_at_q_one_is_the_exact_gaussian():
+    """Reading B's PLD variant at q = 1, T = 1000 (beyond base.pld_sgm_epsilon's T ≤ 64): the T-fold Gaussian
+    mechanism is the Gaussian mechanism at σ/√T, so the value is base.gaussian_eps(δ, σ/√T) — below the RDP reading
+    (a valid bound) and above the ε of the Gaussian at 0.99·σ/√T (it is the exact value, not a looser one); at
+    q < 1 beyond 64 steps the variant still refuses with a DomainError."""
+    import mpmath as mp_
+
+    from dpspec.reference.base.gaussian import gaussian_eps
+    from dpspec.reference.dc import readings as R_
+
+    with mp_.workdps(30):
+        ev = catalogue.get("dc.reading_b").evaluate(variant="pld", q=1, steps=1000, delta="1e-5", sigma_dp=20)
+        exact = gaussian_eps(mp_.mpf("1e-5"), 20 / mp_.sqrt(1000))
+        assert abs(ev.value - exact) <= mp_.mpf("1e-25") * exact
+        rdp = catalogue.get("dc.reading_b").evaluate(q=1, steps=1000, delta="1e-5", sigma_dp=20).value
+        assert exact < rdp and gaussian_eps(mp_.mpf("1e-5"), mp_.mpf("0.99") * 20 / mp_.sqrt(1000)) > exact
+        with pytest.raises(DomainError):
+            R_.sgm_epsilon_pld("0.5", 20, 1000, "1e-5")
+
+
+def test_claim_c2_printed_sensitivity_plant_is_caught_by_conform():
+    """The self-test plant dc.claim_c2:printed-sensitivity:ref (conformance/selftest.py: Claim C(2)'s printed
+    p c1 + (1 − p) c2 in place of c1 / 2c1 − c2) fails dc.claim_c2 in conform (its brute-force sensitivity property:
+    a tail sample moves the sum by c1 > the printed value), and undoing it restores the pass."""
+    import dataclasses
+
+    from dpspec.conformance import runner, selftest
+
+    settings = dataclasses.replace(runner.QUICK, property_examples=3)
+    plant = selftest.get("dc.claim_c2:printed-sensitivity:ref")
+    with plant.applied():
+        bad = runner.settle(runner.check_statement(catalogue.get("dc.claim_c2"), settings))
+    assert bad.status == "fail" and any(c.failed and "sensitivity" in c.name for c in bad.details)
+    good = runner.settle(runner.check_statement(catalogue.get("dc.claim_c2"), settings))
+    assert good.status == "pass"

@@ -140,3 +140,59 @@ def test_claims_and_readings_name_their_pairs():
     assert uses["dc.claim_c3"] == ["base.sgm"]
     assert all(uses[f"dc.reading_{r}"] == ["dc.joint_step"] for r in "abc")
     assert uses["dc.thm5_1_total"] == ["dc.joint_step"]
+
+
+def test_joint_step_declares_the_subsampled_gaussian_family():
+    """dc.joint_step's tilt family (issue 19: the T-fold tilted checks of the readings) is the 1-D remove pair
+    (1 − q)N(0, σ²) + qN(1, σ²) vs N(0, σ²) at σ = 1/μ_step on the line o = u·(Δ_tr, Δ_gp): tilting's per-draw density
+    check accepts it (single step and 40-fold, n = 2000, seeds 0/1), and the 40-fold δ(1) interval drawn through the
+    2-D pair (tilt λ = 5) equals, draw for draw, the one drawn through a 1-D SGM pair at σ = 1/μ (same seed, same u).
+    (At σ_eff = 1/μ ≈ 0.33 no integer tilt beats plain sampling — log M(2) ≈ 3 per step — the limit of the T-fold
+    estimator; hence the larger σ's here.)"""
+    from dpspec.conformance import tilting
+
+    params = {"q": 0.05, "sigma_tr": 3.0, "sigma_dp": 2.5, "delta_tr": 1.0, "delta_gp": 1.9}
+    mu = ((1.0 / 3.0) ** 2 + (1.9 / 2.5) ** 2) ** 0.5
+    fam = tilting.family("dc.joint_step", params)
+    assert fam.name == "gaussian_mixture" and fam.sigma == pytest.approx(1 / mu, rel=1e-15)
+    assert list(fam.direction) == [1.0, 1.9] and list(fam.shifts) == [0.0, 1.0]
+    one = tilting.profile_interval("dc.joint_step", params, 1.0, n=2000, seed=0)
+    assert one.family == "gaussian_mixture"
+
+    class Sgm1D:  # the rotated 1-D pair, written here
+        id, params = "test.sgm1d", ()
+
+        def sample(self, rng, n):
+            return (rng.random(n) < 0.05) + (1 / mu) * rng.standard_normal(n)
+
+        def log_p(self, o):
+            return np.logaddexp(np.log1p(-0.05) - 0.5 * (o * mu) ** 2, np.log(0.05) - 0.5 * ((o - 1) * mu) ** 2)
+
+        def log_q(self, o):
+            return -0.5 * (o * mu) ** 2
+
+        def tilt_family(self):
+            return {"family": "gaussian_mixture", "weights": [0.95, 0.05], "shifts": [0.0, 1.0], "sigma": 1 / mu}
+
+    a = tilting.profile_interval("dc.joint_step", {**params, "steps": 40}, 1.0, n=2000, seed=1)
+    b = tilting.profile_interval(Sgm1D(), {"steps": 40}, 1.0, n=2000, seed=1)
+    assert a.family == b.family == tilting.COMPOSED_FAMILY and a.record["tilt_lambda"] >= 1
+    for x, y in ((a.lo, b.lo), (a.estimate, b.estimate), (a.hi, b.hi)):
+        assert x == pytest.approx(y, rel=1e-9)
+
+
+def test_joint_step_family_refuses_a_wrong_direction():
+    """A declaration with the shift on the wrong line (Δ's swapped) fails tilting's per-draw density check."""
+    import dataclasses
+
+    from dpspec.conformance import tilting
+
+    w = W("dc.joint_step")
+
+    def swapped(**p):
+        spec = w.tilt_family(**p)
+        return {**spec, "direction": spec["direction"][::-1]}
+    bad = dataclasses.replace(w, tilt_family=swapped)
+    params = {"q": 0.05, "sigma_tr": 0.9, "sigma_dp": 0.7, "delta_tr": 1.0, "delta_gp": 1.9, "steps": 5}
+    with pytest.raises(ValueError, match="declared gaussian_mixture"):
+        tilting.profile_interval(bad, params, 1.0, n=200, seed=0)

@@ -23,7 +23,7 @@ from dpspec.reference.errors import ParameterError
 from tests._helpers import relative_error
 
 NAMES = ("fig2_3_1_objpert_pdp", "fig2_1_objpert_pdp", "fig2_2_objpert_pdp", "figA3_A4_objpert_pdp",
-         "reports_settings_objpert_pdp", "figA1_A2_objpert_pdp")
+         "reports_settings_objpert_pdp", "figA1_A2_objpert_pdp", "figA5_A6_objpert_pdp")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
@@ -228,6 +228,26 @@ def test_worst_case_rows(quick):
             assert r["max_dep_total"] >= r["max_dep_eps1P"] >= r["max_eps1"]
     c = -math.log(0.5) + 1 / (2 * G.kifer(1.0)[0] ** 2) + 4.8916384757 / G.kifer(1.0)[0]  # c = Φ⁻¹(1 − 5e-7)
     assert abs(c - 1.1437) < 1e-4
+
+
+def test_figA5_A6_wine_rows(quick):
+    """Figs A.5/A.6 on the wine stand-in: 178 individuals per budget (INDEP 1/0/0, DEP 1/1/1); the DEP run meets
+    Algorithm 2's Require through the inflated λ (objpert.E20); at most 1 % of reports fall below the true ε1 (each
+    holds w.p. ≥ 1 − 3ρ, ρ = 1e-6); the true ε1 of three individuals recomputed with the mpmath Cor 2.3.2."""
+    rows = _rows(quick[0], "figA5_A6_objpert_pdp")
+    by = {b: [r for r in rows if r["budget"] == b] for b in ("INDEP 1/0/0", "DEP 1/1/1")}
+    assert all(len(v) == 178 for v in by.values())
+    assert by["DEP 1/1/1"][0]["inflation"] > 1 and by["INDEP 1/0/0"][0]["inflation"] == 1
+    for v in by.values():
+        assert sum(r["eps1P"] < r["eps1"] for r in v) <= 2
+    X, y = G.load_wine_binary_scaled()
+    from dpspec.conformance.figures.objpert_pdp import report_experiment
+
+    b = by["INDEP 1/0/0"]
+    _, _, theta = report_experiment(X, y, G.INDEP, int(b[0]["seed"]))
+    for i in (0, 60, 177):
+        want = _cor2_3_2(X, y, X[i], y[i], theta, b[i]["lam"], b[i]["sigma"], "in")
+        assert relative_error(b[i]["eps1"], want) < 1e-8
 
 
 # ---------------------------------------------------------------------------------------------------------------

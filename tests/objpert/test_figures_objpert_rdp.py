@@ -21,8 +21,15 @@ NAMES = ("fig4_1_objpert_rdp", "fig4_1_eps_objpert_rdp", "figc2_objpert_rdp", "f
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
+    """The --quick run without the training experiment (about 40 s more; tests/objpert/test_objpert_tuning.py runs
+    it, under -m slow, and checks its pieces cheaply)."""
     out = tmp_path_factory.mktemp("figs_objpert_rdp")
-    result = CliRunner().invoke(app, ["figures", "objpert-rdp", "--out", str(out), "--quick", "--dpi", "30"])
+    saved = F.EXPERIMENT["quick"]
+    F.EXPERIMENT["quick"] = None
+    try:
+        result = CliRunner().invoke(app, ["figures", "objpert-rdp", "--out", str(out), "--quick", "--dpi", "30"])
+    finally:
+        F.EXPERIMENT["quick"] = saved
     assert result.exit_code == 0, result.output
     return out, result.output
 

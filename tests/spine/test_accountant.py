@@ -249,6 +249,8 @@ EXAMPLES = {
     "ptr.thm4_4": dict(q=0.01, **PTR),
     "objpert.thm4_3_2": dict(sigma=5.0, lam=20.0, beta=1.0, L=1.0),
     "objpert.thm4_4_1": dict(sigma=6.8285, sigma_out=0.15, lam=4.1161, beta=0.5, C=2 ** 0.5, tau=0.01),
+    "base.sgm_wor_rdp": dict(m=64, n=60_000, sigma=1.0),
+    "base.sgm_replace_one_rdp": dict(q=0.01, sigma=1.0),
 }
 
 

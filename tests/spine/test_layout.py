@@ -359,6 +359,13 @@ def test_fast_defines_no_copy_of_a_reference_domain():
 # A point outside the conditions of every statement whose fast path enforces them.
 OUTSIDE = {
     "base.gaussian_classical": dict(delta=1e-5, sigma=1.0),
+    "base.sgm_wor_profile": dict(eps=1.0, m=10, n=5, sigma=1.0),
+    "base.sgm_wor_rdp": dict(alpha=2.0, m=10, n=5, sigma=1.0),
+    "objpert.thm2_3_5_accuracy": dict(eps1bar=0.3, grad=0.5, lam=1.0, beta=0.25, sigma=5.0, sigma2=5.0, sigma3=0.1,
+                                      d=5, rho=1e-3),
+    "objpert.prop_a3_5": dict(eps1bar=0.3, grad=0.5, lam=1.0, beta=0.25, sigma=5.0, sigma2=5.0, sigma3=0.1, d=5,
+                              rho=1e-3, n=1000, part="users"),
+    "objpert.prop_a5_1": dict(lam_min=1.0, sigma3=0.1, d=5, rho=1e-3),
     "ptr.thm4_2": dict(b=1.0, sigma1=1.0, delta0=1e-8, delta=1e-5),
     "ptr.fig3_direct": dict(steps=10, q=0.01, sigma1=1.0, b=1.0, delta0=1e-8, delta_gauss=1e-7, delta_slack=1e-6),
     "ptr.lemma_a1": dict(alpha=2.0, q=0.5, sigma=1.0),
