@@ -15,9 +15,10 @@ deterministic 10-class Gaussian-blob problem in R^20 (torch only).
 
 Privacy (dpspec.fast.bc.accounting.report). g = ``--group`` differentiating samples. A1 (seed 002 Def 4.2,
 Thm 4.6): ε of the exact mixture Σ q_E(c) δ_{G_{c/σ}}(ε). A0 (DP-SGD's per-round analysis composed, Table 1 row 1 of
-seed 002): the Poisson-subsampled Gaussian with rate q = B/N and noise multiplier σ over T rounds (the f_p pair of
-notes §3.3/§5.6), for subsampling with g = 1 only; the text has no A0 analysis of shuffling (notes §3.4), so none
-is printed. The note under the table says which. For g = 1 the A1 number does not depend on how B splits into
+seed 002): C_γ(G_{1/σ})^{⊗T}, γ = B/N, over T rounds — fixed-size batches of B of N without replacement,
+replace-one neighbours (Dong, Roth & Su, arXiv 1905.02383, Thm 4.2/5.1; the accountant's base.sgm_wor_rdp at noise
+2σ, certified PLD interval; the Poisson add/remove number is not a guarantee for this sampler), for subsampling with
+g = 1 only; the text has no A0 analysis of shuffling (notes §3.4), so none is printed. The note under the table says which. For g = 1 the A1 number does not depend on how B splits into
 m·s (IC, BC and MC share it); the per-step noise does: Ū/m has noise std 2Cσ/m, so BC (m = 1) adds B times more
 noise to a mean gradient than IC, and on this small data set (a few hundred rounds, against the paper's ~10^5) BC
 and MC train far worse than IC at σ = 2 (seed 002 Table 2 reports comparable accuracies after E = 100 epochs of

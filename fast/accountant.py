@@ -101,6 +101,9 @@ MIN_GRID_STEP = 1e-6
 
 SGM, GAUSSIAN, LAPLACE, PTR, PTR_SUBSAMPLED = ("base.sgm_rdp", "base.gaussian_rdp", "base.laplace_rdp", "ptr.thm4_3",
                                                "ptr.thm4_4")
+# Mechanisms accounted under the replace-one neighbouring relation (reference/base/subsampling_wor.py); every other
+# mechanism of the table is add/remove. One accountant composes one relation: a mix has no single guarantee.
+REPLACE_ONE = frozenset({"base.sgm_wor_rdp", "base.sgm_replace_one_rdp"})
 # The views of this accountant's format before records (state dicts and attributes): name → mechanism id; the
 # tuples are (*params in the table's order, steps), except Opacus' history (σ, q, steps).
 _LEGACY_VIEWS = {"laplace_history": LAPLACE, "ptr_history": PTR, "ptr_subsampled_history": PTR_SUBSAMPLED}
@@ -112,6 +115,16 @@ class Record(NamedTuple):
     mechanism: str
     params: tuple[float, ...]
     count: int
+
+
+def _check_one_relation(mechanisms: Iterable[str]) -> None:
+    """ParameterError when records of the replace-one relation (REPLACE_ONE) would be composed with add/remove ones:
+    their composition is a guarantee under neither relation."""
+    kinds = {m in REPLACE_ONE for m in mechanisms}
+    if len(kinds) > 1:
+        raise ParameterError("this accountant would compose replace-one mechanisms (" + ", ".join(sorted(REPLACE_ONE))
+                             + ") with add/remove ones; their composition holds under neither neighbouring relation: "
+                             "use one Accountant per relation")
 
 
 def supports(mechanism) -> bool:
@@ -274,6 +287,8 @@ class Accountant:
 
     def _append(self, mechanism: str, values: tuple, count: int) -> None:
         """O(1): merge with the last record of ``mechanism`` when its parameters are equal, else append."""
+        if mechanism not in self._last:
+            _check_one_relation((*self._last, mechanism))
         i = self._last.get(mechanism)
         if i is not None and self._records[i][1] == values:
             self._records[i] = (mechanism, values, self._records[i][2] + count)
@@ -284,7 +299,9 @@ class Accountant:
                 self._run = [len(self._store) - 1, values[0], values[1], 0]
 
     def _set_records(self, records: Iterable[Record]) -> None:
-        self._store = list(records)
+        store = list(records)
+        _check_one_relation(r[0] for r in store)
+        self._store = store
         self._last = {r[0]: i for i, r in enumerate(self._store)}
         i = self._last.get(SGM)
         self._run = None if i is None else [i, self._store[i][1][0], self._store[i][1][1], 0]
@@ -460,6 +477,8 @@ class Accountant:
                 return
             if 0.0 < noise_multiplier < math.inf and 0.0 < sample_rate <= 1.0:
                 # a new SGM record (the run above holds the last one's parameters, so it cannot merge)
+                if run is None and self._last:
+                    _check_one_relation((*self._last, SGM))
                 store = self._store
                 if run is None:
                     self._run = run = [0, 0.0, 0.0, 0]

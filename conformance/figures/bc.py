@@ -10,8 +10,8 @@ Files (each a CSV with the data and a PNG rendering):
   stated setting (:data:`TABLE1`): per row the printed h as ε at δ (the ε of the G_μ the row states or approximates:
   the guarantee end of a printed range, reference/bc/table1.py), beside it the exact A1 ε (Def. 4.2 mixture of the
   row's sampler, clipping and group size), the printed tail (e^{−E}, e^{−gE}, e^{−γgE}, g²ms/(N−g), g²/(N/s−g−g²))
-  beside the exact tail of q_E at the same cut point, and for row 1 the A0 ε (PLD of the Poisson-subsampled
-  Gaussian, fast/bc/accounting.py's units).
+  beside the exact tail of q_E at the same cut point, and for row 1 the A0 ε (PLD of C_γ(G_{1/σ})^{⊗T}, fixed-size
+  batches, fast/bc/accounting.py's units).
 * ``table5_3_bc`` (+ ``table5_3_tails_bc``): Lemma F.2/F.6 (SS, g = 1, N/(sm) = 100): exact A1 ε vs the F.6 printed
   lower bound (the claimed guarantee) vs G_{√E/σ} at δ = 1e-5 and 1e-10, the ε-interval where the printed guarantee
   is violated; and the exact tails at the printed cut points against e^{−E} (the Hoeffding step, seed 002 F.2).
@@ -30,9 +30,12 @@ of sm, and Algorithm 1 needs N/(sm) to be an integer (condition ROUNDS_INTEGER, 
 multiples of 1024 are used instead, N = 50176 and 60416 (the A1 ε moves in the fourth digit, the A0 ε through
 q = sm/N by a few tenths of a percent).
 
-A0 units (fast/bc/accounting.py): the A0 analysis of DP-SGD composes T = E·N/(ms) Poisson-subsampled Gaussian steps
-with rate q = sm/N and noise multiplier σ (replace-one sensitivity 2C, noise 2Cσ), both add/remove directions. It
-exists only for subsampling with g = 1 (notes §3.4); elsewhere the A0 cells are empty.
+A0 units (fast/bc/accounting.py): Algorithm 1 with subsampling draws exactly sm of N samples per round without
+replacement and its neighbours are replace-one, so its A0 object is C_γ(G_{1/σ})^{⊗T}, γ = sm/N, T = E·N/(ms)
+(Dong, Roth & Su, arXiv 1905.02383, Thm 4.2/5.1): the accountant's ``base.sgm_wor_rdp`` at m = sm, n = N, noise 2σ
+(shift 2 per replacement, μ = 1/σ), composed through the symmetric pair C_γ(f) (sound by Thm 4.2), certified PLD
+interval. The Poisson add/remove number at q = sm/N (notes §5.6's f_p column) is not a guarantee for this algorithm
+and is not shown. A0 exists only for subsampling with g = 1 (notes §3.4); elsewhere the A0 cells are empty.
 """
 from __future__ import annotations
 
@@ -73,8 +76,9 @@ GRIDS = {"full": {"alphas": 241, "eps": 241, "violation": 4000, "a0_step": None}
          "quick": {"alphas": 61, "eps": 61, "violation": 800, "a0_step": 1e-3}}
 DPS = 30  # working precision of the reference calls (the reference's @self_checked compares two precisions)
 
-_A0_NOTE = ("A0: Poisson-subsampled Gaussian (the accountant's, both directions); the paper's fixed-size subsampling "
-            "has the larger C_q(G_{1/σ})^{⊗T} (notes §5.6: [3.8307, 3.8404] at sm = 1024, N = 50000), not computed.")
+_A0_NOTE = ("A0: C_γ(G_{1/σ})^{⊗T}, γ = sm/N, the paper's fixed-size batches without replacement, replace-one "
+            "(Dong–Roth–Su Thm 4.2/5.1; accountant base.sgm_wor_rdp, noise 2σ, symmetric pair C_γ(f), certified PLD "
+            "interval); the Poisson add/remove number is not a guarantee for this algorithm.")
 _ROUNDING = ("N/(sm) must be an integer (Algorithm 1, ROUNDS_INTEGER): N = 50176 and 60416, the multiples of 1024 "
              "nearest to the paper's 50000 (CIFAR-10) and 60000 (MNIST)")
 
@@ -359,7 +363,7 @@ def table5_5_qj_rows(groups) -> list[dict]:
 
 def table5_6_rows(grid: dict) -> list[dict]:
     """notes §5.6 at σ = 2, E = 100, g = 1, δ = 1e-5: exact A1 ε with subsampling (bc.a1_epsilon) and the A0 PLD
-    interval (fast/bc/accounting.report: Poisson rate q = sm/N, noise multiplier σ, T = E·N/(sm) steps) per (N, sm);
+    interval (fast/bc/accounting.report: C_γ(G_{1/σ})^{⊗T}, γ = sm/N, T = E·N/(sm) rounds) per (N, sm);
     A1 with shuffling (Lemma G.2: G_{√E/σ}); the F.6 printed range endpoints G_{√((1±1/√(2E))E)/σ}; the CLT μ of A0
     ([2] Cor 5.4: q√T √(e^{1/σ²} − 1)) and its ε."""
     from dpspec.fast.bc.accounting import report
@@ -392,19 +396,21 @@ def table5_6_rows(grid: dict) -> list[dict]:
 # the plots: f, f̂U, f̂L, A0 at the paper's setting
 
 def _a0_sandwich(setting: dict, grid_step: float | None = None):
-    """The certified PLD sandwich of the A0 run (fast/base/pld.sgm_pld; units of fast/bc/accounting.py), at
-    ``grid_step``, by default the lattice step the accountant chose for ε(δ = 1e-5)."""
+    """The certified PLD sandwich of the A0 run C_γ(G_{1/σ})^{⊗T} (fast/base/pld.sandwich of the symmetric pair
+    fast/base/pld_pairs_wor.wor_pairs(sm, N, 2σ); units of fast/bc/accounting.py), at ``grid_step``, by default the
+    lattice step the accountant chose for ε(δ = 1e-5) of the same record."""
     from dpspec.fast import Accountant
     from dpspec.fast.base import pld
+    from dpspec.fast.base.pld_pairs_wor import wor_pairs
 
-    N, sm, E, sigma = setting["N"], setting["m"] * setting["s"], setting["E"], setting["sigma"]
-    q, T = sm / N, E * (N // sm)
+    N, sm, E, sigma = setting["N"], setting["m"] * setting["s"], setting["E"], float(setting["sigma"])
+    T = E * (N // sm)
     if grid_step is None:
         acc = Accountant()
-        acc.sgm(q=q, sigma=float(sigma), steps=T)
+        acc.compose("base.sgm_wor_rdp", count=T, m=sm, n=N, sigma=2 * sigma)
         acc.epsilon_interval(DELTA)
         grid_step = acc.grid_step
-    return pld.sgm_pld(q, float(sigma), T, grid_step=grid_step)
+    return pld.sandwich([(wor_pairs(sm, N, 2 * sigma), T)], grid_step)
 
 
 def _cuts_and_tails(setting: dict):
@@ -548,7 +554,7 @@ _LABELS = {
     "fL": r"$\hat f_L$, exact tail $l$ (Thm 4.6)",
     "fL_printed": r"$\hat f_L$ as printed, $l = e^{-E}$ (Lemma F.6)",
     "gauss": r"$G_{\sqrt{E}/\sigma}$",
-    "a0": r"A0: $C_q(G_{1/\sigma})^{\otimes T}$, PLD bracket (Poisson $q = sm/N$)",
+    "a0": r"A0: $C_\gamma(G_{1/\sigma})^{\otimes T}$, PLD bracket ($\gamma = sm/N$, fixed size)",
 }
 
 
@@ -603,8 +609,8 @@ def plot_profile(rows, path: Path, dpi: int, setting: dict) -> None:
     ax.set_ylim(1e-16, 1.5)
     ax.set_xlabel(r"$\varepsilon$")
     ax.set_ylabel(r"$\delta(\varepsilon)$")
-    ax.set_title("privacy profiles (the A0 upper end's floor ≈ 2e-9 is the PLD's certified floating-point "
-                 "allowance, η per lattice bin)", fontsize=7)
+    ax.set_title("privacy profiles (the A0 upper end levels off at ≈ 1e-30, below this axis: the PLD's certified "
+                 "allowance for mass outside the composed window)", fontsize=7)
     ax.legend(fontsize=6.5, loc="lower left")
     for key, style, label in (("delta_fL_printed", ":", "printed Lemma F.6 lower bound"),
                               ("delta_fL_exact_l", "--", r"$f_L$ with the exact tail")):
@@ -646,7 +652,7 @@ def render(out: Path, *, quick: bool = False, dpi: int = 150) -> list[Path]:
         f"δ = {DELTA:g}",
         "ε printed: the G_μ the row states (guarantee end of a printed range, tails ignored); ε exact A1: Def. 4.2 "
         "mixture at the row's (m′, s′, g′), batch size ms kept; l/u: tails of q_E at the row's cut points, as printed "
-        "and exact. Red: the exact A1 ε exceeds the printed guarantee's ε. A0: Poisson q = ms/N, noise σ.",
+        "and exact. Red: the exact A1 ε exceeds the printed guarantee's ε. A0: C_γ(G_{1/σ})^{⊗T}, γ = ms/N (WOR).",
         flag="exact_exceeds_printed"))
     emit("table5_3_bc", table5_3_rows(T53[mode], GRIDS[mode]["violation"]), lambda rows, p: render_table(
         rows, [(k, k.replace("_", " ")) for k in ("E", "sigma", "eps_exact_a1_1e-5", "eps_f6_printed_1e-5",

@@ -367,11 +367,13 @@ def _log_mgfs(M: torch.Tensor, losses: torch.Tensor, centres: torch.Tensor, lam:
     """[parts × tilts] upper bounds on log Σ_k M[p, k] e^{lam (losses[k] − centres[p])}, all of one sign of lam, as
     one matrix product: with a = the largest loss (lam > 0) or the smallest (lam < 0), every e^{lam (l_k − a)} is
     <= 1 (no overflow); terms that underflow are each below 2^-1074, so L·2^-1074·(1 + 1) is added for them; the
-    product's rounding (relative ≲ L·2^-53) is covered by MGF_MARGIN added to the log."""
+    product's rounding (relative ≲ L·2^-53, L the number of losses) is covered by max(MGF_MARGIN, 2·L·2^-53)
+    added to the log (MGF_MARGIN alone stops covering it above L ≈ 9·10⁶; MAX_BINS allows 2^24)."""
     a = losses[-1] if float(lam[0]) > 0 else losses[0]
     E = torch.exp(lam.unsqueeze(0) * (losses - a).unsqueeze(1))               # [L × tilts], entries in [0, 1]
     S = M @ E + losses.numel() * 2.0 ** -1073
-    return lam.unsqueeze(0) * (a - centres).unsqueeze(1) + torch.log(S) + MGF_MARGIN
+    margin = max(MGF_MARGIN, 2.0 * losses.numel() * 2.0 ** -53)
+    return lam.unsqueeze(0) * (a - centres).unsqueeze(1) + torch.log(S) + margin
 
 
 def _window(parts: list[tuple[PMF, int]], tail: float) -> tuple[float, float]:
@@ -468,8 +470,10 @@ class Composed:
         """(l, S_P, log S_Q, d, cut) as in ``_tails``/``_dots`` but on the part of the lattice with l >= -step only
         (``cut``: whether a part below was left out): an eps >= 0 is decided there, since S_P[j] and S_Q[j] sum
         over i >= j only. S_Q is a plain cumulative sum of m_i e^{-(l_i - l_0)} (scaled by e^{-l_0}) where the
-        part spans less than PLAIN_SPAN in loss and no positive mass is below TINY_MASS (nothing under- or
-        overflows), else the log-space sum of ``_tails`` (computed once)."""
+        part spans less than PLAIN_SPAN in loss and no positive mass is below TINY_MASS (nothing overflows; a term
+        near the span limit may underflow, which only lowers S_Q: conservative on the upper side, and on the lower
+        side it moves δ by less than n·e^{PLAIN_SPAN}·2^-1075 ≈ n·1e-63), else the log-space sum of ``_tails``
+        (computed once)."""
         cached = self.__dict__.get("_upper_cache")
         if cached is not None:
             return cached

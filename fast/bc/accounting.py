@@ -4,19 +4,24 @@ guarantee, Thm 4.6) and — where the standard (A0) analysis exists — the tigh
 
 Units. The paper's round adds N(0, (2Cσ)² I) to a sum of subset results clipped to C, and its neighbours are
 replace-one (seed 002, §4, D.4): one differentiating subset moves the sum by at most 2C, so one round is the Gaussian
-mechanism with sensitivity 2C and noise 2Cσ, i.e. G_{1/σ} (seed 002 A.1; [2] Thm 5.1: DP-SGD is
-C_{m/N}(G_{1/σ})^{⊗T}-DP). In the accountant's units (sensitivity 1) the noise multiplier is therefore σ itself —
-not 2σ, which is the Opacus convention (add/remove neighbours, sensitivity C, notes §2.11 "Opacus remark") and would
-describe a different neighbouring relation. The accountant composes T = E·N/(ms) steps of the Poisson-subsampled
-Gaussian with rate q = sm/N (the f_p pair of notes §3.3, both directions of add/remove, i.e. of the dominating pair
-N(0,1) vs (1−q)N(0,1) + qN(1/σ,1)); this reproduces notes §5.6's "f_p pair (Poisson-style, both directions, noise
-multiplier 2)" column (σ = 2, E = 100, N = 50000: 3.2529 at sm = 1024 and 1.4860 at sm = 256, tests/bc/test_bc_fast.py).
+mechanism with sensitivity 2C and noise 2Cσ, i.e. G_{1/σ} (seed 002 A.1). Algorithm 1 with subsampling draws EXACTLY
+sm samples per round, without replacement, so its A0 object is C_γ(G_{1/σ})^{⊗T} with γ = sm/N (Dong, Roth & Su 2022,
+arXiv 1905.02383, Thm 4.2 for sampling without replacement under replace-one, Thm 5.1 for DP-SGD; the witness
+``bc.a0_round`` defines the round so). The accountant has it as mechanism ``base.sgm_wor_rdp`` (reference/base/
+subsampling_wor.py, fast/base/pld_pairs_wor.py ``wor_pairs``): a batch of m of n records, per-record norm ≤ 1 so a
+replacement moves the sum by ≤ 2, noise σ_wor, i.e. μ = 2/σ_wor. Seed 002's round (μ = 1/σ) is therefore
+``Accountant().compose("base.sgm_wor_rdp", count=T, m=s*m, n=N, sigma=2*σ)``; T = E·N/(ms) rounds (a partial epoch:
+exactly the rounds taken). The tight (PLD) accountant composes it through ONE symmetric pair whose trade-off function
+is C_γ(f) = min{f_γ, f_γ^{-1}}** (the order of the pair may change from round to round under composition; Lebeda,
+Regehr, Kamath & Steinke 2024, arXiv 2405.20769), which is sound by Dong–Roth–Su Thm 4.2, and answers a certified
+interval. At σ = 2, E = 100, N = 50000 it gives [3.8353, 3.8356] (sm = 1024, T = 4883) and [1.7642, 1.7646]
+(sm = 256, T = 19531), inside notes §5.6's C_p bracket ([3.8307, 3.8404], [1.7557, 1.7733];
+tests/bc/test_bc_fast.py).
 Caveats, in the result's ``a0_note``:
 
-* it is the A0 ε of Poisson subsampling with rate sm/N. The paper's SS draws exactly ms samples per round
-  (without replacement), whose A0 function is C_{sm/N}(G_{1/σ})^{⊗T} ([2] Thm 4.2/5.1), somewhat larger
-  (notes §5.6 bracket: [3.8307, 3.8404] at sm = 1024 against 3.2529). That symmetrised composition is not in the
-  accountant's mechanism table, so it is not reported;
+* the Poisson-subsampled add/remove number (the f_p pair of notes §3.3 at q = sm/N, noise multiplier σ: 3.2529 and
+  1.4860 at the two settings above, ~18 % lower) is NOT a guarantee for this algorithm: it describes a different
+  sampler and a different neighbouring relation, and is not reported;
 * only g = 1 (group privacy of A0 is not analysed by the paper, notes §3.4) and only subsampling: shuffling has
   no A0 analysis in the text (notes §3.4, "A0 for shuffling (never analysed)") — none is invented here; ``eps_a0``
   is None there and the note says why.
@@ -43,12 +48,12 @@ class Report:
     E: int
     sigma: float
     delta: float
-    rounds: int  # T = E·N/(ms)
+    rounds: int  # T = E·N/(ms) (BatchClippingAccountant: the rounds recorded)
     eps_a1: float  # exact A1 mixture (seed 002 Def. 4.2 / Thm 4.6)
     eps_a0: float | None  # certified upper end of the A0 interval (None where no A0 analysis exists)
     eps_a0_interval: tuple[float, float] | None
-    a0_sample_rate: float | None  # q = sm/N
-    a0_noise_multiplier: float | None  # σ (replace-one sensitivity 2C, noise 2Cσ)
+    a0_sample_rate: float | None  # γ = sm/N (exactly sm of N per round, without replacement)
+    a0_noise_multiplier: float | None  # 2σ: base.sgm_wor_rdp's σ (shift 2 per replacement; μ = 2/(2σ) = 1/σ)
     a0_note: str
 
     def __str__(self) -> str:
@@ -57,9 +62,10 @@ class Report:
                 f"δ={self.delta:g}: ε_A1 = {self.eps_a1:.6g}, ε_A0 = {a0} ({self.a0_note})")
 
 
-_A0_NOTE = ("A0: Poisson-subsampled Gaussian, q = sm/N, noise multiplier σ (replace-one sensitivity 2C, noise 2Cσ), "
-            "T = E·N/(ms) steps, tight PLD accountant (certified interval); the paper's fixed-size subsampling has "
-            "the larger C_q(G_{1/σ})^{⊗T}, not reported")
+_A0_NOTE = ("A0: C_γ(G_{1/σ})^{⊗T}, fixed-size batches of sm of N without replacement (γ = sm/N), replace-one "
+            "neighbours (Dong–Roth–Su Thm 4.2/5.1): the accountant's base.sgm_wor_rdp with m = sm, n = N, noise 2σ, "
+            "T rounds, composed through the symmetric pair C_γ(f) (sound, Thm 4.2), tight PLD accountant (certified "
+            "interval); the Poisson add/remove number at q = sm/N is NOT a guarantee for this algorithm")
 _NO_A0_SHUFFLING = "no A0 analysis exists for shuffling (seed 002 analyses it only in A1; notes §3.4)"
 _NO_A0_GROUP = "no A0 analysis for groups g > 1 in the text (notes §3.4); only A1 is reported"
 
@@ -78,15 +84,20 @@ def report(sampling, N, m, s, g, E, sigma, delta) -> Report:
         return Report(sampling, N, m, s, g, E, sigma, delta, T, eps_a1, None, None, None, None, _NO_A0_SHUFFLING)
     if g != 1:
         return Report(sampling, N, m, s, g, E, sigma, delta, T, eps_a1, None, None, None, None, _NO_A0_GROUP)
+    lo, hi = _a0_interval(m * s, N, sigma, T, delta)
+    return Report(sampling, N, m, s, g, E, sigma, delta, T, eps_a1, hi, (lo, hi), m * s / N, 2 * sigma, _A0_NOTE)
+
+
+def _a0_interval(sm: int, N: int, sigma: float, rounds: int, delta: float) -> tuple[float, float]:
+    """Certified (lower, upper) A0 ε at δ of ``rounds`` rounds of seed 002's Algorithm 1 with subsampling, g = 1:
+    C_{sm/N}(G_{1/σ})^{⊗T} (Dong–Roth–Su, arXiv 1905.02383, Thm 4.2/5.1) as the accountant's ``base.sgm_wor_rdp``
+    (m = sm of n = N without replacement, noise 2σ: shift 2, μ = 1/σ), tight PLD method (module docstring)."""
     from dpspec.fast import Accountant  # lazy: the accountant pulls in the PLD machinery
 
-    q = m * s / N
     acc = Accountant()
-    acc.sgm(q=q, sigma=sigma, steps=T)
+    acc.compose("base.sgm_wor_rdp", count=int(rounds), m=int(sm), n=int(N), sigma=2 * float(sigma))
     lo, hi = acc.epsilon_interval(delta)
-    return Report(sampling, N, m, s, g, E, sigma, delta, T, eps_a1, float(hi), (float(lo), float(hi)), q, sigma,
-                  _A0_NOTE)
-
+    return float(lo), float(hi)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -100,7 +111,7 @@ _PARTIAL = ("{T} rounds are {full} full epochs and {rest} rounds of the next; A1
 class BatchClippingAccountant:
     """Records the rounds of one Algorithm 1 run (seed 002, arXiv 2212.05796) and answers ε at δ under the paper's
     A1 adversary (exact Def. 4.2 mixture, Thm 4.6) and, where the standard analysis exists, under A0
-    (``dpspec.fast.Accountant``; see :func:`report`), in the style of Opacus' accountants::
+    (C_γ(G_{1/σ})^{⊗T} through ``dpspec.fast.Accountant``; see :func:`report`), in the style of Opacus' accountants::
 
         acc = BatchClippingAccountant("subsampling", N=60000, m=64, s=4, g=1, sigma=2.0)
         for epoch in range(E):
@@ -158,12 +169,8 @@ class BatchClippingAccountant:
                                rest=self.rounds % self.rounds_per_epoch, E=self.epochs)
         if full.eps_a0 is None:
             return replace(full, rounds=self.rounds, a0_note=f"{full.a0_note}; {note}")
-        from dpspec.fast import Accountant  # A0 composes exactly the rounds taken
-
-        acc = Accountant()
-        acc.sgm(q=full.a0_sample_rate, sigma=self.sigma, steps=self.rounds)
-        lo, hi = acc.epsilon_interval(full.delta)
-        return replace(full, rounds=self.rounds, eps_a0=float(hi), eps_a0_interval=(float(lo), float(hi)),
+        lo, hi = _a0_interval(self.m * self.s, self.N, self.sigma, self.rounds, full.delta)  # exactly the rounds taken
+        return replace(full, rounds=self.rounds, eps_a0=hi, eps_a0_interval=(lo, hi),
                        a0_note=f"{full.a0_note}; {note}")
 
     def state_dict(self) -> dict:

@@ -10,24 +10,36 @@ The text's heuristic "in expectation the sensitivity is kC, so G_{k/(2σ)}: a fa
 """
 from __future__ import annotations
 
-from math import comb
-
 import mpmath
 from mpmath import mpf
 
 from ..base.gaussian import delta_shift
 from ..catalogue import Privacy, Source, Statement, Value, Variant, WitnessUse, register
+from ..errors import ParameterError
 from ..precision import self_checked
 from .bounds import P_EPS
 from .spec import P_K, P_SIGMA, SEED
 
 
+MAX_TERMS = 2_000  # the exact mixture is summed term by term (one δ_{G_μ} per k′): refused beyond this k
+
+
 @self_checked
 def app_e_round_profile(eps, k, sigma):
     """Seed 002, App. E, read in model A1: δ(ε) = Σ_{k′=1}^{k} C(k, k′) 2^{−k} δ_{G_{k′/σ}}(ε) of one filtered round
-    with k differentiating subsets (module docstring; δ_{G_μ} of [2] Cor 2.13 / seed 002 eq. (7))."""
+    with k differentiating subsets (module docstring; δ_{G_μ} of [2] Cor 2.13 / seed 002 eq. (7)). Exact, term by
+    term (no term dropped): a ParameterError above MAX_TERMS (an edge search found k = 10⁶ running for minutes)."""
     k = int(k)
-    return mpmath.fsum(mpf(comb(k, j)) / mpf(2) ** k * delta_shift(eps, mpf(j) / sigma) for j in range(1, k + 1))
+    if k > MAX_TERMS:
+        raise ParameterError(f"k = {k}: the exact binomial mixture of App. E sums one Gaussian profile per kept count "
+                             f"k′ = 1 … k; dpspec computes it only for k ≤ {MAX_TERMS}")
+    log_half_k = k * mpmath.log(2)
+    log_k_fact = mpmath.loggamma(k + 1)
+
+    def weight(j):
+        return mpmath.exp(log_k_fact - mpmath.loggamma(j + 1) - mpmath.loggamma(k - j + 1) - log_half_k)
+
+    return mpmath.fsum(weight(j) * delta_shift(eps, mpf(j) / sigma) for j in range(1, k + 1))
 
 
 @self_checked

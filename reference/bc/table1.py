@@ -50,7 +50,7 @@ def _sqrt(x):
 ROWS: tuple[Row, ...] = (
     Row(1, "subsampling", "IC", "1", "C_{m/N}(G_{1/σ})^{⊗(N/m)E} (from [2]; the original DP-SGD setting [1])", "A0",
         "exact", ("bc.thm_f1_lower", "bc.lemma_f2_lower"),
-        "the A0 trade-off by PLD (base.pld_sgm_*); the A1 f beside it",
+        "the A0 trade-off by PLD (base.sgm_wor_rdp: fixed-size batches, symmetric pair C_γ(f)); the A1 f beside it",
         None),
     Row(2, "subsampling", "IC", ">=1", "h ∈≈ [G_{√((e+γ)min{m,g}gE)/σ}, 1−α]", "A1", "small e^{−γgE}",
         ("bc.lemma_f7", "bc.cor_f8"), "A1 f with the hypergeometric round law (s = 1)",

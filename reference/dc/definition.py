@@ -1,5 +1,8 @@
 """Definition 3.1 of seed 004 ((ε, δ)-differential privacy, L107, eq. (2)) realised for one DC-DPSGD step: the
-smallest δ for which the step is (ε, δ)-DP, computed from the definition itself — the supremum over events Y of
+smallest δ for which the step's dominating pair is (ε, δ)-DP — an upper bound on the step's own δ, equal to it where
+the worst case is attained (the slot model with every sample labelled tail; with c2 < c1 and a rule that labels some
+samples body, the shift c1 is not reached on every draw) — computed from the definition itself: the supremum over
+events Y of
 P(M(D) ∈ Y) − e^ε P(M(D') ∈ Y) over both orders of an add/remove neighbouring pair (notes shared/notes/dc-dpsgd.md
 §2 D3.1: "computable for a given pair via the hockey-stick divergence").
 
@@ -9,8 +12,9 @@ the added sample's slot and the gradient sum's coordinate along z's clipped grad
     P = (1 − q)·N(0, S) + q·N((Δ_tr, Δ_gp), S),   Q = N(0, S),   S = diag(σ_tr², σ_dp²),
 
 P the law with z (D' = D ∪ {z}), Q without. Every sound reading of notes §3.4 is this pair: (A) Δ_tr = 0,
-Δ_gp = 2 − c2/c1; (B) Δ_tr = 0, Δ_gp = 1; (C) Δ_tr, Δ_gp = 2 − c2/c1; the slot model (dc.reading_c_slot) Δ_tr,
-Δ_gp = 1.
+Δ_gp = 2 − c2/c1; (B) Δ_tr = 0, Δ_gp = 1; (C) Δ_tr, Δ_gp = 2 − c2/c1 (departing on purpose from the notes' Δ_gp = c1:
+with top-⌊pB⌋ labels one sample can push another from tail to body, FINDINGS.md "Seed 004"); the slot model
+(dc.reading_c_slot, an algorithm variant) Δ_tr, Δ_gp = 1.
 
 The supremum, from the definition. Whitening and rotating onto the shift, the likelihood ratio p/q depends on the
 output only through u = (Δ_tr o₁/σ_tr² + Δ_gp o₂/σ_dp²)/μ, μ² = (Δ_tr/σ_tr)² + (Δ_gp/σ_dp)² (u ~ N(0, 1) under Q
@@ -97,8 +101,9 @@ def _check(eps, q, direction):
 
 @self_checked
 def def3_1(eps, q, sigma_tr, sigma_dp, delta_tr=1, delta_gp=1, direction="max"):
-    """The smallest δ with which one DC-DPSGD step is (ε, δ)-DP in the sense of seed 004 Definition 3.1 (L107,
-    eq. (2)): sup_Y P(M(D) ∈ Y) − e^ε P(M(D') ∈ Y) over every event Y and the chosen order(s) of an add/remove pair,
+    """The smallest δ with which one DC-DPSGD step's dominating pair is (ε, δ)-DP in the sense of seed 004
+    Definition 3.1 (L107, eq. (2)) — an upper bound on the step's δ, equal to it where the worst case is attained:
+    sup_Y P(M(D) ∈ Y) − e^ε P(M(D') ∈ Y) over every event Y and the chosen order(s) of an add/remove pair,
     for the joint step's output laws (module docstring; notes §2 D3.1, §3.3). The supremum is attained at the
     Neyman–Pearson event {likelihood ratio > e^ε}, a half-line of the sufficient statistic u; never negative."""
     eps, q, direction = _check(eps, q, direction)

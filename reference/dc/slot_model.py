@@ -200,8 +200,9 @@ def reading_c_slot_pld(q, steps, delta, sigma_dp, sigma_tr, delta_tr=1):
 
 register(Statement(
     id="dc.reading_c_slot",
-    source=Source(spec.SEED, "Thm 5.1", "reading (C) in the slot model (notes §3.4 (C)): noisy slot scores released, "
-                  "labels a function of them, Δ_gp = c1; ONE subsampled Gaussian per step"),
+    source=Source(spec.SEED, "Thm 5.1", "reading (C) in the slot model (notes §3.4 (C)) — an algorithm VARIANT "
+                  "(SLOT-DC), not Algorithm 1: noisy slot scores released, labels a function of them, Δ_gp = c1; "
+                  "ONE subsampled Gaussian per step"),
     kind="eps_delta",
     claim="upper",
     value=Value("eps", "delta"),
@@ -221,7 +222,8 @@ register(Statement(
     privacy=Privacy("add_remove", "both", "poisson"),
     monotone={"sigma_tr": -1},
     note="Holds for SLOT-DC (module docstring of reference/dc/slot_model.py), NOT for Algorithm 1 under add/remove: "
-         "a public slot set [N] fixed before the data, scores of all N slots released (0 + noise for empty or "
+         "a public slot set [N] fixed before the data (a record's slot must not depend on the other records, e.g. "
+         "not its index in D), scores of all N slots released (0 + noise for empty or "
          "unsampled slots), tail labels a function of the released score vector alone (top-m with m public, or a "
          "threshold), one noise vector N(0, σ_dp²c1²I) on the clipped sum, c2 ≤ c1. Given the released scores the "
          "labels agree on D and D ∪ {z}, so the sum moves by ≤ c1 (brute force over every ranking: property). "

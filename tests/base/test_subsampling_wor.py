@@ -330,3 +330,22 @@ def test_dp_accounting_agrees():
     for eps in (0.5, 2.0):
         exact = float(ev(WOR, eps=eps, m=m, n=n, sigma=s))
         assert abs(p1.get_delta_for_epsilon(eps) - exact) <= 1e-6 * exact
+
+
+def test_accountant_refuses_to_mix_relations():
+    """Replace-one records composed with add/remove ones hold under neither relation: one clear error, on every
+    path that adds a record (compose, step, load_state_dict), and a single relation still composes."""
+    from dpspec.fast import Accountant
+    from dpspec.reference.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="neither neighbouring relation"):
+        Accountant().sgm(0.01, 1.0, 10).compose("base.sgm_wor_rdp", count=10, m=10, n=1000, sigma=1.0)
+    wor = Accountant().compose("base.sgm_wor_rdp", count=10, m=10, n=1000, sigma=1.0)
+    with pytest.raises(ParameterError, match="neither neighbouring relation"):
+        wor.step(noise_multiplier=1.0, sample_rate=0.01)
+    mixed = Accountant().sgm(0.01, 1.0, 10).state_dict()
+    mixed["records"] = list(mixed["records"]) + list(wor.state_dict()["records"])
+    with pytest.raises(ParameterError, match="neither neighbouring relation"):
+        Accountant().load_state_dict(mixed)
+    both = wor.compose("base.sgm_replace_one_rdp", count=5, q=0.01, sigma=1.0)
+    assert math.isfinite(both.get_epsilon(1e-5))

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from mpmath import mpf
 
-from dpspec.conformance import strategies, tilting
+from dpspec.conformance import runner, strategies, tilting
 from dpspec.conformance.checks import rdp_exact_check
 from dpspec.conformance.sampling import check_sampler, split_steps
 from dpspec.reference import catalogue
@@ -69,6 +69,10 @@ def exact_checks(statement_id, witness_id, alphas=ALPHAS):
         except ConditionError:
             continue
         own, steps = split_steps(pair, use.witness_params(p))
+        if a == 1:  # a KL claim (α = 1): the runner's exact KL check, d/dα of the moment at 1
+            checks.append(runner._kl_exact_check(pair.log_moment, own, value, steps, {"alpha": a}, side, {},
+                                                 runner.QUICK))
+            continue
         with mpmath.workdps(DPS):
             lm = pair.log_moment(a, **own)
         checks.append(rdp_exact_check(lm, a, value, steps, {"alpha": a}, side, {}))
