@@ -86,8 +86,17 @@ def _explain(report: edges.EdgeReport) -> str:
 # suite's ~20 CPU-minutes before.
 HEAVY = {"base.rdp_to_dp", "base.rdp_to_dp_mironov", "base.zw19_upper", "ptr.zw19_upper",
          # seed 004's T-fold SGM accountings: each reference point is a continuous RDP order search (5–15 s)
-         "dc.reading_a", "dc.reading_b", "dc.reading_c", "dc.thm5_1_total"}
+         "dc.reading_a", "dc.reading_b", "dc.reading_c", "dc.thm5_1_total",
+         # seed 003's GOE quantile and the report accuracy built on it (a 50-digit root of the GOE CDF per point)
+         "objpert.goe_quantile", "objpert.thm2_3_5_accuracy"}
 HEAVY_EXAMPLES = 2
+# The heaviest of them (10–30 s per point: the dc accountings' order searches, the GOE root at large d): one point
+# in the default suite.
+HEAVIEST = {"dc.reading_a", "dc.reading_b", "dc.reading_c", "dc.thm5_1_total", "objpert.goe_quantile",
+            "objpert.thm2_3_5_accuracy"}
+# Statements without a fast path whose reference takes 5–15 s per point: one point in the default suite (the
+# ``-full`` variant under -m slow searches REFERENCE_EXAMPLES).
+HEAVY_REFERENCE = {"dc.reading_c_slot", "dc.implied_m2"}
 
 
 def _fast_params():
@@ -95,7 +104,7 @@ def _fast_params():
     for p in FAST_IDS:
         sid = p if isinstance(p, str) else p.values[0]
         if sid in HEAVY:
-            out.append(pytest.param(sid, HEAVY_EXAMPLES, id=sid))
+            out.append(pytest.param(sid, 1 if sid in HEAVIEST else HEAVY_EXAMPLES, id=sid))
             out.append(pytest.param(sid, FAST_EXAMPLES, id=f"{sid}-full", marks=pytest.mark.slow))
         else:
             out.append(p if not isinstance(p, str) else pytest.param(p, FAST_EXAMPLES, id=p))
@@ -113,10 +122,24 @@ def test_fast_edges(statement_id, examples):
     assert len(report.records) >= examples // 2, f"only {len(report.records)} distinct points were drawn"
 
 
-@pytest.mark.parametrize("statement_id", ALL_IDS)
-def test_reference_edges(statement_id):
+def _reference_params():
+    out = []
+    for p in ALL_IDS:
+        sid = p if isinstance(p, str) else p.values[0]
+        if sid in HEAVY_REFERENCE:
+            out.append(pytest.param(sid, 1, id=sid))
+            out.append(pytest.param(sid, REFERENCE_EXAMPLES, id=f"{sid}-full", marks=pytest.mark.slow))
+        elif isinstance(p, str):
+            out.append(pytest.param(p, REFERENCE_EXAMPLES, id=p))
+        else:
+            out.append(pytest.param(sid, REFERENCE_EXAMPLES, id=p.id or sid, marks=p.marks))
+    return out
+
+
+@pytest.mark.parametrize("statement_id, examples", _reference_params())
+def test_reference_edges(statement_id, examples):
     s = catalogue.get(statement_id)
-    report = edges.edge_search(s, examples=REFERENCE_EXAMPLES, seed=_seed(statement_id, "edges-reference"),
+    report = edges.edge_search(s, examples=examples, seed=_seed(statement_id, "edges-reference"),
                                fast=False, time_limit_s=HANG_GUARD_S, stop_after_timeout=True)
     assert not report.failures, _explain(report)
     assert report.records, "no point was drawn"
