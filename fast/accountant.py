@@ -101,9 +101,6 @@ MIN_GRID_STEP = 1e-6
 
 SGM, GAUSSIAN, LAPLACE, PTR, PTR_SUBSAMPLED = ("base.sgm_rdp", "base.gaussian_rdp", "base.laplace_rdp", "ptr.thm4_3",
                                                "ptr.thm4_4")
-# Mechanisms accounted under the replace-one neighbouring relation (reference/base/subsampling_wor.py); every other
-# mechanism of the table is add/remove. One accountant composes one relation: a mix has no single guarantee.
-REPLACE_ONE = frozenset({"base.sgm_wor_rdp", "base.sgm_replace_one_rdp"})
 # The views of this accountant's format before records (state dicts and attributes): name → mechanism id; the
 # tuples are (*params in the table's order, steps), except Opacus' history (σ, q, steps).
 _LEGACY_VIEWS = {"laplace_history": LAPLACE, "ptr_history": PTR, "ptr_subsampled_history": PTR_SUBSAMPLED}
@@ -117,14 +114,13 @@ class Record(NamedTuple):
     count: int
 
 
-def _check_one_relation(mechanisms: Iterable[str]) -> None:
-    """ParameterError when records of the replace-one relation (REPLACE_ONE) would be composed with add/remove ones:
-    their composition is a guarantee under neither relation."""
-    kinds = {m in REPLACE_ONE for m in mechanisms}
-    if len(kinds) > 1:
-        raise ParameterError("this accountant would compose replace-one mechanisms (" + ", ".join(sorted(REPLACE_ONE))
-                             + ") with add/remove ones; their composition holds under neither neighbouring relation: "
-                             "use one Accountant per relation")
+def _check_one_relation(ids: Iterable[str]) -> None:
+    """ParameterError when records of the replace-one relation (mechanisms.REPLACE_ONE) would be composed with
+    add/remove ones: their composition is a guarantee under neither relation."""
+    if len({m in mechanisms.REPLACE_ONE for m in ids}) > 1:
+        raise ParameterError("this accountant would compose replace-one mechanisms ("
+                             + ", ".join(sorted(mechanisms.REPLACE_ONE)) + ") with add/remove ones; their "
+                             "composition holds under neither neighbouring relation: use one Accountant per relation")
 
 
 def supports(mechanism) -> bool:

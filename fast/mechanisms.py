@@ -127,6 +127,9 @@ MECHANISMS: dict[str, Mechanism] = _entries(
 # Sampling without replacement and the replace-one relation (reference/base/subsampling_wor.py, issue 14): the
 # record's mechanism is the RDP statement; the tight method composes ONE symmetric pair per step (the order of a
 # replace-one pair may change from step to step; fast/base/pld_pairs_wor.py).
+# Every other mechanism of the table is add/remove; an Accountant composes one relation (a mix has no single
+# guarantee: fast/accountant.py refuses it).
+REPLACE_ONE = frozenset({"base.sgm_wor_rdp", "base.sgm_replace_one_rdp"})
 MECHANISMS.update(_entries(
     Mechanism(
         "base.sgm_wor_rdp", (("m", _WOR_BATCH), ("n", _WOR_DATASET), ("sigma", NOISE)),

@@ -40,13 +40,7 @@ from ..catalogue import Privacy, Source, Statement, Value, WitnessUse, register
 from ..errors import ParameterError
 from ..precision import checked_param as _arg, self_checked
 from . import spec
-
-
-def _mu(sigma_tr, sigma_dp, delta_tr, delta_gp):
-    sigma_tr, sigma_dp = _arg("sigma_tr", spec.POSITIVE, sigma_tr), _arg("sigma_dp", spec.POSITIVE, sigma_dp)
-    delta_tr = _arg("delta_tr", spec.NONNEGATIVE, delta_tr)
-    delta_gp = _arg("delta_gp", spec.POSITIVE, delta_gp)
-    return mpmath.sqrt((delta_tr / sigma_tr) ** 2 + (delta_gp / sigma_dp) ** 2)
+from .witnesses import _joint_mu as _mu  # μ_step of the joint pair (notes §3.4), one definition
 
 
 def _sf(x):
